@@ -1,0 +1,20 @@
+#pragma once
+/// @file
+/// Eigen aliases used across the public API.
+
+#include <Eigen/Core>
+
+namespace kktdae {
+
+using Vector = Eigen::VectorXd;
+using Matrix = Eigen::MatrixXd;
+/// Read-only vector argument: accepts any contiguous double vector or column block without a copy.
+using ConstVectorRef = const Eigen::Ref<const Eigen::VectorXd>&;
+/// Read-only matrix argument.
+using ConstMatrixRef = const Eigen::Ref<const Eigen::MatrixXd>&;
+/// Output vector argument: must already have the documented size; filled in place.
+using VectorRef = Eigen::Ref<Eigen::VectorXd>;
+/// Output matrix argument: must already have the documented size; filled in place.
+using MatrixRef = Eigen::Ref<Eigen::MatrixXd>;
+
+}  // namespace kktdae

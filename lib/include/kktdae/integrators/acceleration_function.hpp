@@ -1,0 +1,40 @@
+#pragma once
+/// @file
+/// q̈(t, q, q̇) of a constrained system: controller, model and KKT solve behind one call.
+
+#include <functional>
+
+#include "kktdae/kkt/solve_accelerations.hpp"
+
+namespace kktdae {
+
+/// Inputs u(t, q, q̇) [size nu]; an empty controller means u = 0.
+using Controller = std::function<void(double t, ConstVectorRef q, ConstVectorRef v, VectorRef u)>;
+
+/// The right-hand side every integrator samples. Owns the KKT workspace (allocated once) and
+/// counts solves. Not thread-safe: one per run; the system it refers to must outlive it.
+class AccelerationFunction {
+ public:
+  AccelerationFunction(const ConstrainedSystem& system, Stabilization stabilization,
+                       KktOptions options, Controller controller = {});
+
+  /// Solves for q̈ at (t, q, v) into qdd (size nq); λ is then lambda().
+  KktResult evaluate(double t, ConstVectorRef q, ConstVectorRef v, VectorRef qdd);
+
+  const Vector& lambda() const { return workspace_.lambda; }
+  const KktWorkspace& workspace() const { return workspace_; }
+  const ConstrainedSystem& system() const { return system_; }
+  const Stabilization& stabilization() const { return stabilization_; }
+  long solves() const { return solves_; }
+
+ private:
+  const ConstrainedSystem& system_;
+  Stabilization stabilization_;
+  KktOptions options_;
+  Controller controller_;
+  KktWorkspace workspace_;
+  Vector u_;
+  long solves_ = 0;
+};
+
+}  // namespace kktdae

@@ -1,0 +1,32 @@
+#pragma once
+/// @file
+/// The fixed-step integrators over (q, q̇), exactly as seed 000 defines them. Each is a small
+/// stateless function with one signature: it receives q̈ already evaluated at the current state
+/// (the driver needs λ there anyway), advances `state` by dt, and reports the first failed
+/// KKT solve of an inner stage, if any, leaving `state` untouched in that case.
+
+#include "kktdae/core/state.hpp"
+#include "kktdae/integrators/acceleration_function.hpp"
+
+namespace kktdae {
+
+/// Buffers for the stages of a step, sized once for nq.
+struct StepWorkspace {
+  explicit StepWorkspace(int nq);
+  Vector q_stage, v_stage, a2, a3, a4, q_next, v_next;
+};
+
+/// Explicit Euler: q⁺ = q + dt q̇, q̇⁺ = q̇ + dt q̈(q, q̇). One KKT solve per step (the given one).
+KktResult explicitEulerStep(AccelerationFunction& f, State& state, double dt, ConstVectorRef qdd,
+                            StepWorkspace& ws);
+
+/// Semi-implicit (symplectic) Euler: q̇⁺ = q̇ + dt q̈(q, q̇), then q⁺ = q + dt q̇⁺.
+KktResult semiImplicitEulerStep(AccelerationFunction& f, State& state, double dt, ConstVectorRef qdd,
+                                StepWorkspace& ws);
+
+/// Classical RK4 on (q, q̇)' = (q̇, q̈): four KKT solves per step, one per stage, stage times
+/// t, t + dt/2, t + dt/2, t + dt.
+KktResult rk4Step(AccelerationFunction& f, State& state, double dt, ConstVectorRef qdd,
+                  StepWorkspace& ws);
+
+}  // namespace kktdae

@@ -1,0 +1,25 @@
+#pragma once
+/// @file
+/// The integrator vocabulary shared by the library and the apps.
+
+#include <string_view>
+#include <vector>
+
+namespace kktdae {
+
+enum class Integrator {
+  ExplicitEuler,      ///< "euler": first order, unstable on undamped oscillation
+  SemiImplicitEuler,  ///< "semi_implicit": first order, symplectic (bounded energy error)
+  Rk4,                ///< "rk4": classical fourth order, four KKT solves per step
+};
+
+/// The name the apps and files use: "euler", "semi_implicit", "rk4".
+std::string_view toString(Integrator integrator);
+/// Parses a name from toString(); throws std::invalid_argument listing the choices otherwise.
+Integrator parseIntegrator(std::string_view name);
+/// All integrators, in the order of the enum.
+const std::vector<Integrator>& allIntegrators();
+/// The order of accuracy of the global error of a fixed-step integrator.
+int convergenceOrder(Integrator integrator);
+
+}  // namespace kktdae

@@ -1,0 +1,33 @@
+#pragma once
+/// @file
+/// What one acceleration solve reports besides q̈ and λ (which stay in the workspace).
+
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace kktdae {
+
+enum class KktStatus {
+  Ok,
+  Singular,        ///< the factorization broke down (J rank-deficient, or M not SPD)
+  IllConditioned,  ///< factorized, but rcond < KktOptions::min_rcond
+  NonFinite,       ///< NaN/Inf in the inputs (state, model output) or in the solution
+};
+
+const char* toString(KktStatus status);
+
+struct KktResult {
+  KktStatus status = KktStatus::Ok;
+  /// Reciprocal condition estimate of the factorized matrix (1 = perfect, 0 = singular).
+  double rcond = std::numeric_limits<double>::quiet_NaN();
+  /// On failure: constraint rows judged dependent (rank-revealing QR of Jᵀ), or the rows of φ,
+  /// J or γ that hold a non-finite value. Empty on success (no allocation on the good path).
+  std::vector<int> offending_rows;
+  /// On failure: what went wrong, in words. Empty on success.
+  std::string message;
+
+  bool ok() const { return status == KktStatus::Ok; }
+};
+
+}  // namespace kktdae

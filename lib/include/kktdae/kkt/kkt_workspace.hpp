@@ -1,0 +1,58 @@
+#pragma once
+/// @file
+/// Preallocated buffers and factorizations for the acceleration solve of one system.
+
+#include <Eigen/Cholesky>
+#include <Eigen/LU>
+
+#include "kktdae/core/types.hpp"
+#include "kktdae/system/constrained_system.hpp"
+
+namespace kktdae {
+
+/// Everything solveAccelerations() writes, sized once for (nq, nc, nu): after construction no
+/// solve allocates. After a solve, `qdd` and `lambda` hold the answer, and `phi`, `phi_dot`,
+/// `J`, `gamma` the constraint quantities at the solved state (callers reuse them for metrics).
+/// One workspace per thread; it belongs to one system's sizes.
+struct KktWorkspace {
+  explicit KktWorkspace(const ConstrainedSystem& system);
+
+  int nq = 0, nc = 0, nu = 0;
+  MassStructure mass_structure = MassStructure::General;
+
+  // --- results --------------------------------------------------------------------------
+  Vector qdd;     ///< q̈, nq
+  Vector lambda;  ///< λ, nc
+
+  // --- model quantities at the solved state ---------------------------------------------
+  Vector mass_diagonal;          ///< diag(M) for diagonal models, nq
+  Vector inverse_mass_diagonal;  ///< 1 / diag(M), nq
+  bool constant_mass_ready = false;  ///< ConstantDiagonal models: M cached after first solve
+  Matrix M;          ///< nq×nq (general models and the block form)
+  Vector h;          ///< nq
+  Matrix S;          ///< nu×nq
+  Vector force;      ///< f = Sᵀu − h, nq
+  Vector phi;        ///< nc
+  Vector phi_t;      ///< ∂φ/∂t, nc
+  Vector phi_dot;    ///< J q̇ + ∂φ/∂t, nc
+  Vector gamma;      ///< nc
+  Matrix J;          ///< nc×nq
+  Vector constraint_target;  ///< −γ − 2αφ̇ − β²φ: the value J q̈ must take, nc
+
+  // --- Schur form ---------------------------------------------------------------------
+  Eigen::LLT<Matrix> mass_llt;  ///< general M
+  Matrix inverse_mass_jt;       ///< M⁻¹ Jᵀ, nq×nc
+  Vector free_acceleration;     ///< M⁻¹ f, nq
+  Matrix schur;                 ///< J M⁻¹ Jᵀ, nc×nc
+  Vector schur_rhs;             ///< nc
+  Eigen::LLT<Matrix> schur_llt;
+
+  // --- block form ---------------------------------------------------------------------
+  Matrix block;      ///< [M −Jᵀ; J 0], (nq+nc)²
+  Vector block_rhs;  ///< [f; target]
+  Vector block_solution;
+  Eigen::PartialPivLU<Matrix> block_lu;
+  bool block_constant_part_ready = false;
+};
+
+}  // namespace kktdae

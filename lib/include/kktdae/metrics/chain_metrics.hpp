@@ -1,0 +1,35 @@
+#pragma once
+/// @file
+/// Seed 000's metrics of a pendulum-chain run.
+
+#include <Eigen/Core>
+
+#include "kktdae/metrics/energy_drift.hpp"
+#include "kktdae/models/pendulum_chain.hpp"
+
+namespace kktdae {
+
+/// The numbers seed 000's table and metrics.json report for one run.
+struct ChainRunMetrics {
+  double max_violation = 0.0;    ///< max over states of max_k | |d_k| − L_k | [m]
+  double final_violation = 0.0;  ///< the same at the last observed state [m]
+  double energy_rel_max = 0.0;   ///< max |E − E0| / (Σm · g · ΣL)
+  Eigen::Vector3d tip_final = Eigen::Vector3d::Zero();  ///< last particle at the last state [m]
+  long samples = 0;              ///< states observed
+};
+
+/// Observer computing ChainRunMetrics; feed it every state of the run.
+class ChainMetricsObserver {
+ public:
+  explicit ChainMetricsObserver(const PendulumChain& chain) : chain_(chain), energy_(chain) {}
+
+  void observe(double t, ConstVectorRef q, ConstVectorRef v);
+  ChainRunMetrics metrics() const;
+
+ private:
+  const PendulumChain& chain_;
+  EnergyDrift energy_;
+  ChainRunMetrics partial_;
+};
+
+}  // namespace kktdae

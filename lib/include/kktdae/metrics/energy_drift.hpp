@@ -1,0 +1,30 @@
+#pragma once
+/// @file
+/// Energy drift observer: how far the total energy wanders from its initial value.
+
+#include "kktdae/system/constrained_system.hpp"
+
+namespace kktdae {
+
+/// Tracks E(t) = T + V against E(t0). Call observe() with each state; the first call sets E(t0).
+class EnergyDrift {
+ public:
+  explicit EnergyDrift(const ConstrainedSystem& system) : system_(system) {}
+
+  void observe(double t, ConstVectorRef q, ConstVectorRef v);
+
+  double initialEnergy() const { return initial_; }
+  double finalEnergy() const { return final_; }
+  /// max_t |E(t) − E(t0)| [J].
+  double maxAbsDrift() const { return max_abs_drift_; }
+  long samples() const { return samples_; }
+
+ private:
+  const ConstrainedSystem& system_;
+  double initial_ = 0.0;
+  double final_ = 0.0;
+  double max_abs_drift_ = 0.0;
+  long samples_ = 0;
+};
+
+}  // namespace kktdae

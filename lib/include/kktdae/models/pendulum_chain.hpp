@@ -1,0 +1,67 @@
+#pragma once
+/// @file
+/// An open chain of point masses hanging from a fixed pivot, in maximal (Cartesian) coordinates.
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "kktdae/core/state.hpp"
+#include "kktdae/system/constrained_system.hpp"
+
+namespace kktdae {
+
+/// Parameters of a PendulumChain. Link k joins particle k to particle k−1 (particle −1 is the pivot).
+struct PendulumChainParams {
+  std::vector<double> masses;   ///< m_k > 0 [kg], one per particle (= per link)
+  std::vector<double> lengths;  ///< L_k > 0 [m], rest length of link k
+  double gravity = 9.81;        ///< g ≥ 0 [m/s²], acting along −y
+  Eigen::Vector3d pivot = Eigen::Vector3d::Zero();  ///< fixed anchor of the first link [m]
+
+  /// n links of equal mass and length (seed 000 uses mass 1 and length 1).
+  static PendulumChainParams uniform(int links, double mass = 1.0, double length = 1.0);
+  /// Throws std::invalid_argument naming the first bad field and its value.
+  void validate() const;
+};
+
+/// N point masses in 3D, q = (x₀, y₀, z₀, x₁, …) of size 3N, with N distance constraints
+///
+///     φ_k = ½ (|d_k|² − L_k²),   d_k = p_k − p_{k−1}   (p_{−1} = pivot),
+///
+/// so J_k = d_kᵀ on particle k and −d_kᵀ on particle k−1, and γ_k = |ḋ_k|². Gravity −g ŷ gives
+/// h = (0, m_k g, 0) per particle. λ_k has units of N/m: the force on particle k from link k is
+/// λ_k d_k, so λ_k < 0 means the link pulls particle k toward its predecessor (tension = −λ_k L_k).
+class PendulumChain final : public ConstrainedSystem {
+ public:
+  /// Throws std::invalid_argument for empty or mismatched masses/lengths, or non-positive values.
+  explicit PendulumChain(PendulumChainParams params);
+
+  std::string name() const override;
+  int nq() const override { return 3 * links(); }
+  int nc() const override { return links(); }
+  MassStructure massStructure() const override { return MassStructure::ConstantDiagonal; }
+  void massDiagonal(ConstVectorRef q, VectorRef d) const override;
+  void bias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef h) const override;
+  void constraint(ConstVectorRef q, double t, VectorRef phi) const override;
+  void constraintJacobian(ConstVectorRef q, double t, MatrixRef J) const override;
+  void constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma) const override;
+  double kineticEnergy(ConstVectorRef q, ConstVectorRef v) const override;
+  double potentialEnergy(ConstVectorRef q, double t) const override;
+
+  int links() const { return static_cast<int>(params_.masses.size()); }
+  const PendulumChainParams& params() const { return params_; }
+
+  /// Seed 000's launch state: links stretched along +x, the whole chain rotated by `tilt` radians
+  /// below the horizontal (direction (cos(−tilt), sin(−tilt), 0)), at rest, t = 0.
+  State initialState(double tilt) const;
+  /// Seed 000's violation metric: max_k | |d_k| − L_k | [m].
+  double linkLengthViolation(ConstVectorRef q) const;
+  /// Seed 000's energy scale Σm · g · ΣL [J], the normaliser of energy_rel_max.
+  double energyScale() const;
+  /// Position of the last particle (the tip).
+  Eigen::Vector3d tip(ConstVectorRef q) const;
+
+ private:
+  PendulumChainParams params_;
+};
+
+}  // namespace kktdae

@@ -1,0 +1,86 @@
+#pragma once
+/// @file
+/// The interface a user implements to describe a holonomic constrained system
+///
+///     M(q) q̈ + h(q, q̇, t) = Sᵀ(q, t) u + J(q, t)ᵀ λ,     φ(q, t) = 0,
+///
+/// with J = ∂φ/∂q. Every evaluation writes into a caller-owned output of the documented size,
+/// so a model allocates nothing per call. All methods are const and a model keeps no mutable
+/// state: one model instance may be evaluated from several threads at once, and it must not
+/// change during a run. Per-step buffers live in workspaces (kkt/workspace.hpp), never here.
+///
+/// A model that is easier to write once over a template scalar (for automatic derivatives) is
+/// wrapped into this double-precision interface by an adaptor; the interface itself stays
+/// double-only so that the per-step path is plain Eigen.
+
+#include <string>
+
+#include "kktdae/core/types.hpp"
+
+namespace kktdae {
+
+/// How M(q) is structured; lets the KKT solve use a cheap M⁻¹.
+enum class MassStructure {
+  General,           ///< dense SPD, depends on q: M⁻¹ through a Cholesky factorization
+  Diagonal,          ///< diagonal, may depend on q: M⁻¹ entrywise
+  ConstantDiagonal,  ///< diagonal and independent of q: the solve may cache M⁻¹ across steps
+};
+
+class ConstrainedSystem {
+ public:
+  virtual ~ConstrainedSystem() = default;
+
+  /// Short human-readable name, used in messages ("pendulum_chain(2)").
+  virtual std::string name() const = 0;
+  /// Number of generalized coordinates nq (size of q, q̇, q̈).
+  virtual int nq() const = 0;
+  /// Number of constraints nc (size of φ, λ).
+  virtual int nc() const = 0;
+  /// Number of inputs nu (size of u); 0 for an unactuated model.
+  virtual int nu() const { return 0; }
+
+  /// Structure of M, so the solve can pick its cheapest inverse.
+  virtual MassStructure massStructure() const { return MassStructure::General; }
+  /// M(q), symmetric positive definite. Sizes: q nq; M nq×nq.
+  /// The default fills a diagonal matrix from massDiagonal() for diagonal models.
+  virtual void massMatrix(ConstVectorRef q, MatrixRef M) const;
+  /// diag(M(q)) for models whose massStructure() is diagonal. Sizes: q nq; d nq.
+  /// The default throws std::logic_error: a diagonal model must override it.
+  virtual void massDiagonal(ConstVectorRef q, VectorRef d) const;
+
+  /// h(q, q̇, t): Coriolis, centrifugal, gravity and other applied forces moved to the left side,
+  /// in the convention M q̈ + h = Sᵀu + Jᵀλ (gravity on a point mass m gives h_y = +m g).
+  /// Sizes: q, v nq; h nq.
+  virtual void bias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef h) const = 0;
+
+  /// S(q, t), the input map, so that u enters as the generalized force Sᵀu. Sizes: S nu×nq.
+  /// The default (nu = 0) writes nothing.
+  virtual void inputMap(ConstVectorRef q, double t, MatrixRef S) const;
+
+  /// φ(q, t). Sizes: phi nc.
+  virtual void constraint(ConstVectorRef q, double t, VectorRef phi) const = 0;
+  /// J(q, t) = ∂φ/∂q. Sizes: J nc×nq.
+  virtual void constraintJacobian(ConstVectorRef q, double t, MatrixRef J) const = 0;
+  /// ∂φ/∂t (zero for scleronomic constraints, the default). The velocity constraint is
+  /// φ̇ = J q̇ + ∂φ/∂t. Sizes: phi_t nc.
+  virtual void constraintTimeDerivative(ConstVectorRef q, double t, VectorRef phi_t) const;
+  /// γ = φ̈ − J q̈ = J̇ q̇ + 2 (∂J/∂t) q̇ + ∂²φ/∂t², the part of the constraint acceleration that
+  /// does not depend on q̈. Sizes: q, v nq; gamma nc.
+  virtual void constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma) const = 0;
+  /// True when φ depends on t explicitly (driven joints, prescribed motion).
+  virtual bool isTimeDependent() const { return false; }
+
+  /// Kinetic energy ½ q̇ᵀ M q̇. The default builds M and allocates: models override it.
+  virtual double kineticEnergy(ConstVectorRef q, ConstVectorRef v) const;
+  /// Potential energy V(q, t) of the conservative part of h.
+  virtual double potentialEnergy(ConstVectorRef q, double t) const = 0;
+  /// Kinetic plus potential energy.
+  double totalEnergy(ConstVectorRef q, ConstVectorRef v, double t) const {
+    return kineticEnergy(q, v) + potentialEnergy(q, t);
+  }
+};
+
+/// Throws std::invalid_argument unless q and v have nq entries each.
+void checkStateSizes(const ConstrainedSystem& system, ConstVectorRef q, ConstVectorRef v);
+
+}  // namespace kktdae

@@ -1,0 +1,48 @@
+#include <limits>
+
+#include "dependent_rows.hpp"
+#include "kkt_steps.hpp"
+
+namespace kktdae::detail {
+
+KktResult solveBlock(const KktOptions& options, KktWorkspace& ws) {
+  const int nq = ws.nq;
+  const int nc = ws.nc;
+  // The M block and the zero block change only when M does; PartialPivLU factorizes a copy, so
+  // the assembled matrix survives between solves.
+  if (ws.mass_structure != MassStructure::ConstantDiagonal || !ws.block_constant_part_ready) {
+    if (ws.mass_structure == MassStructure::General) {
+      ws.block.topLeftCorner(nq, nq) = ws.M;
+    } else {
+      ws.block.topLeftCorner(nq, nq).setZero();
+      ws.block.topLeftCorner(nq, nq).diagonal() = ws.mass_diagonal;
+    }
+    ws.block.bottomRightCorner(nc, nc).setZero();
+    ws.block_constant_part_ready = true;
+  }
+  ws.block.topRightCorner(nq, nc) = -ws.J.transpose();
+  ws.block.bottomLeftCorner(nc, nq) = ws.J;
+  ws.block_rhs.head(nq) = ws.force;
+  ws.block_rhs.tail(nc) = ws.constraint_target;
+
+  ws.block_lu.compute(ws.block);
+  // LU never reports breakdown and Eigen's estimator returns garbage on an exactly zero pivot
+  // (its probe solve overflows to inf − inf), so look at U's diagonal first.
+  const auto pivots = ws.block_lu.matrixLU().diagonal().cwiseAbs();
+  const double largest = pivots.maxCoeff();
+  if (!(pivots.minCoeff() > std::numeric_limits<double>::epsilon() * (nq + nc) * largest)) {
+    KktResult result;
+    result.status = KktStatus::Singular;
+    result.rcond = 0.0;
+    result.offending_rows = dependentConstraintRows(ws.J);
+    result.message = "block KKT matrix is singular (zero pivot in LU): constraint rows are dependent";
+    return result;
+  }
+  const double rcond = options.estimate_condition ? ws.block_lu.rcond() : 1.0;
+  ws.block_solution = ws.block_lu.solve(ws.block_rhs);
+  ws.qdd = ws.block_solution.head(nq);
+  ws.lambda = ws.block_solution.tail(nc);
+  return finishSolve(rcond, options, ws);
+}
+
+}  // namespace kktdae::detail

@@ -1,0 +1,18 @@
+#pragma once
+// Diagnostics for a failed KKT solve (internal header): which constraint rows are to blame.
+
+#include <vector>
+
+#include "kktdae/core/types.hpp"
+
+namespace kktdae::detail {
+
+/// Rows of J that a column-pivoted QR of Jᵀ finds linearly dependent on the others (relative
+/// threshold nc·eps·|R₀₀|). When J has full numerical rank, the weakest row (the last pivot) is
+/// returned so that an ill-conditioned failure still names a row. Allocates: failure path only.
+std::vector<int> dependentConstraintRows(ConstMatrixRef J);
+
+/// Rows of a matrix (or entries of a vector) holding a non-finite value.
+std::vector<int> nonFiniteRows(ConstMatrixRef values);
+
+}  // namespace kktdae::detail

@@ -1,0 +1,85 @@
+#include "dependent_rows.hpp"
+#include "kkt_steps.hpp"
+
+#include "kktdae/core/checks.hpp"
+
+namespace kktdae::detail {
+namespace {
+
+KktResult nonFinite(std::string what, std::vector<int> rows) {
+  KktResult result;
+  result.status = KktStatus::NonFinite;
+  result.offending_rows = std::move(rows);
+  result.message = "non-finite " + what;
+  return result;
+}
+
+}  // namespace
+
+KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVectorRef q,
+                             ConstVectorRef v, ConstVectorRef u, const Stabilization& stabilization,
+                             KktWorkspace& ws) {
+  if (!q.allFinite() || !v.allFinite()) return nonFinite("state (q, v)", {});
+  if (ws.nu > 0 && !u.allFinite()) return nonFinite("input u", {});
+
+  switch (ws.mass_structure) {
+    case MassStructure::ConstantDiagonal:
+      if (ws.constant_mass_ready) break;
+      [[fallthrough]];
+    case MassStructure::Diagonal:
+      system.massDiagonal(q, ws.mass_diagonal);
+      ws.inverse_mass_diagonal = ws.mass_diagonal.cwiseInverse();
+      ws.constant_mass_ready = true;
+      break;
+    case MassStructure::General:
+      system.massMatrix(q, ws.M);
+      break;
+  }
+
+  system.bias(q, v, t, ws.h);
+  if (ws.nu > 0) {
+    system.inputMap(q, t, ws.S);
+    ws.force.noalias() = ws.S.transpose() * u;
+    ws.force -= ws.h;
+  } else {
+    ws.force = -ws.h;
+  }
+  system.constraint(q, t, ws.phi);
+  system.constraintJacobian(q, t, ws.J);
+  system.constraintBias(q, v, t, ws.gamma);
+  ws.phi_dot.noalias() = ws.J * v;
+  if (system.isTimeDependent()) {
+    system.constraintTimeDerivative(q, t, ws.phi_t);
+    ws.phi_dot += ws.phi_t;
+  }
+
+  if (!ws.force.allFinite()) return nonFinite("generalized force Sᵀu − h", nonFiniteRows(ws.force));
+  if (!ws.phi.allFinite()) return nonFinite("constraint phi", nonFiniteRows(ws.phi));
+  if (!ws.J.allFinite()) return nonFinite("constraint Jacobian J", nonFiniteRows(ws.J));
+  if (!ws.gamma.allFinite()) return nonFinite("constraint bias gamma", nonFiniteRows(ws.gamma));
+  if (!ws.phi_dot.allFinite()) return nonFinite("constraint rate phi_dot", nonFiniteRows(ws.phi_dot));
+
+  ws.constraint_target = -ws.gamma;
+  subtractStabilizationTerms(stabilization, ws.phi, ws.phi_dot, ws.constraint_target);
+  return {};
+}
+
+KktResult finishSolve(double rcond, const KktOptions& options, const KktWorkspace& ws) {
+  KktResult result;
+  result.rcond = rcond;
+  if (!(rcond >= options.min_rcond)) {  // NaN fails too
+    result.status = KktStatus::IllConditioned;
+    result.offending_rows = dependentConstraintRows(ws.J);
+    result.message = "KKT matrix ill-conditioned (rcond " + formatDouble(rcond) + " < min_rcond " +
+                     formatDouble(options.min_rcond) + ")";
+    return result;
+  }
+  if (!ws.qdd.allFinite() || !ws.lambda.allFinite()) {
+    result.status = KktStatus::NonFinite;
+    result.offending_rows = nonFiniteRows(ws.lambda);
+    result.message = "non-finite solution (q̈ or λ)";
+  }
+  return result;
+}
+
+}  // namespace kktdae::detail

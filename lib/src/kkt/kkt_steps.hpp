@@ -1,0 +1,27 @@
+#pragma once
+// The stages of solveAccelerations (internal header). Each works on the workspace in place.
+
+#include "kktdae/kkt/kkt_options.hpp"
+#include "kktdae/kkt/kkt_result.hpp"
+#include "kktdae/kkt/kkt_workspace.hpp"
+#include "kktdae/stabilization/stabilization.hpp"
+#include "kktdae/system/constrained_system.hpp"
+
+namespace kktdae::detail {
+
+/// Fills M (or its diagonal), h, S, f = Sᵀu − h, φ, ∂φ/∂t, J, γ and φ̇ at (t, q, v); then
+/// constraint_target = −γ − 2αφ̇ − β²φ. Fails with NonFinite if anything the model returned is.
+KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVectorRef q,
+                             ConstVectorRef v, ConstVectorRef u, const Stabilization& stabilization,
+                             KktWorkspace& ws);
+
+/// Schur-complement solve on evaluated terms; writes ws.lambda and ws.qdd.
+KktResult solveSchur(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws);
+
+/// Block (full KKT) solve on evaluated terms; writes ws.lambda and ws.qdd.
+KktResult solveBlock(const KktOptions& options, KktWorkspace& ws);
+
+/// Shared ending: condition check, then non-finite solution check.
+KktResult finishSolve(double rcond, const KktOptions& options, const KktWorkspace& ws);
+
+}  // namespace kktdae::detail

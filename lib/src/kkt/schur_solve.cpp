@@ -1,0 +1,70 @@
+#include "dependent_rows.hpp"
+#include "kkt_steps.hpp"
+
+namespace kktdae::detail {
+namespace {
+
+KktResult breakdown(std::string message, std::vector<int> rows) {
+  KktResult result;
+  result.status = KktStatus::Singular;
+  result.rcond = 0.0;
+  result.offending_rows = std::move(rows);
+  result.message = std::move(message);
+  return result;
+}
+
+}  // namespace
+
+KktResult solveSchur(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws) {
+  const bool diagonal = ws.mass_structure != MassStructure::General;
+  if (diagonal) {
+    ws.inverse_mass_jt.noalias() = ws.inverse_mass_diagonal.asDiagonal() * ws.J.transpose();
+    ws.free_acceleration = ws.inverse_mass_diagonal.cwiseProduct(ws.force);
+  } else {
+    ws.mass_llt.compute(ws.M);
+    if (ws.mass_llt.info() != Eigen::Success) {
+      return breakdown("mass matrix M is not positive definite (Cholesky failed)", {});
+    }
+    ws.inverse_mass_jt = ws.J.transpose();
+    ws.mass_llt.solveInPlace(ws.inverse_mass_jt);
+    ws.free_acceleration = ws.force;
+    ws.mass_llt.solveInPlace(ws.free_acceleration);
+  }
+  if (ws.nc == 0) {  // unconstrained: q̈ = M⁻¹ f, nothing to factorize
+    if (diagonal) {
+      ws.qdd = ws.force.cwiseQuotient(ws.mass_diagonal);
+    } else {
+      ws.qdd = ws.free_acceleration;
+    }
+    return finishSolve(1.0, options, ws);
+  }
+  ws.schur.noalias() = ws.J * ws.inverse_mass_jt;
+
+  // Right-hand side in seed 000's order of operations, −(J M⁻¹ f + γ) − (2α φ̇ + β² φ), so that
+  // the chapter's runs are reproduced bit for bit where the arithmetic allows.
+  ws.schur_rhs.noalias() = ws.J * ws.free_acceleration;
+  ws.schur_rhs += ws.gamma;
+  ws.schur_rhs = -ws.schur_rhs;
+  subtractStabilizationTerms(stabilization, ws.phi, ws.phi_dot, ws.schur_rhs);
+
+  ws.schur_llt.compute(ws.schur);
+  if (ws.schur_llt.info() != Eigen::Success) {
+    return breakdown("J M⁻¹ Jᵀ is not positive definite: constraint rows are dependent",
+                     dependentConstraintRows(ws.J));
+  }
+  const double rcond = options.estimate_condition ? ws.schur_llt.rcond() : 1.0;
+  ws.lambda = ws.schur_llt.solve(ws.schur_rhs);
+
+  if (diagonal) {
+    // q̈ = (f + Jᵀλ) / m, divided rather than multiplied by 1/m, as seed 000 does.
+    ws.qdd.noalias() = ws.J.transpose() * ws.lambda;
+    ws.qdd += ws.force;
+    ws.qdd.array() /= ws.mass_diagonal.array();
+  } else {
+    ws.qdd = ws.free_acceleration;
+    ws.qdd.noalias() += ws.inverse_mass_jt * ws.lambda;
+  }
+  return finishSolve(rcond, options, ws);
+}
+
+}  // namespace kktdae::detail

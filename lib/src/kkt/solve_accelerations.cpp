@@ -1,0 +1,23 @@
+#include "kktdae/kkt/solve_accelerations.hpp"
+
+#include "kktdae/core/checks.hpp"
+#include "kkt_steps.hpp"
+
+namespace kktdae {
+
+KktResult solveAccelerations(const ConstrainedSystem& system, double t, ConstVectorRef q,
+                             ConstVectorRef v, ConstVectorRef u, const Stabilization& stabilization,
+                             const KktOptions& options, KktWorkspace& ws) {
+  requireSize("q", q.size(), ws.nq);
+  requireSize("v", v.size(), ws.nq);
+  requireSize("u", u.size(), ws.nu);
+  requireSize("workspace.nc", ws.nc, system.nc());
+  requireSize("workspace.nq", ws.nq, system.nq());
+
+  KktResult result = detail::evaluateModelTerms(system, t, q, v, u, stabilization, ws);
+  if (!result.ok()) return result;
+  return options.form == KktForm::Schur ? detail::solveSchur(stabilization, options, ws)
+                                        : detail::solveBlock(options, ws);
+}
+
+}  // namespace kktdae

@@ -1,0 +1,126 @@
+#include "kktdae/models/pendulum_chain.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+
+#include "kktdae/core/checks.hpp"
+
+namespace kktdae {
+
+PendulumChainParams PendulumChainParams::uniform(int links, double mass, double length) {
+  if (links < 1) throwInvalid("links", "must be >= 1, got " + std::to_string(links));
+  PendulumChainParams params;
+  params.masses.assign(static_cast<std::size_t>(links), mass);
+  params.lengths.assign(static_cast<std::size_t>(links), length);
+  return params;
+}
+
+void PendulumChainParams::validate() const {
+  if (masses.empty()) throwInvalid("masses", "a chain needs at least one link, got 0 masses");
+  if (lengths.size() != masses.size()) {
+    throwInvalid("lengths", "size " + std::to_string(lengths.size()) + ", expected " +
+                                std::to_string(masses.size()) + " (one per mass)");
+  }
+  for (std::size_t k = 0; k < masses.size(); ++k) {
+    requirePositive(("masses[" + std::to_string(k) + "]").c_str(), masses[k]);
+    requirePositive(("lengths[" + std::to_string(k) + "]").c_str(), lengths[k]);
+  }
+  requireNonNegative("gravity", gravity);
+  requireFinite("pivot", pivot);
+}
+
+PendulumChain::PendulumChain(PendulumChainParams params) : params_(std::move(params)) {
+  params_.validate();
+}
+
+std::string PendulumChain::name() const { return "pendulum_chain(" + std::to_string(links()) + ")"; }
+
+void PendulumChain::massDiagonal(ConstVectorRef, VectorRef d) const {
+  for (int k = 0; k < links(); ++k) d.segment<3>(3 * k).setConstant(params_.masses[k]);
+}
+
+void PendulumChain::bias(ConstVectorRef, ConstVectorRef, double, VectorRef h) const {
+  // Gravity f = m (0, −g, 0) moved to the left-hand side: h = −f.
+  for (int k = 0; k < links(); ++k) {
+    h.segment<3>(3 * k) << 0.0, -(params_.masses[k] * -params_.gravity), 0.0;
+  }
+}
+
+void PendulumChain::constraint(ConstVectorRef q, double, VectorRef phi) const {
+  for (int k = 0; k < links(); ++k) {
+    const Eigen::Vector3d d = k == 0 ? Eigen::Vector3d(q.segment<3>(0) - params_.pivot)
+                                     : Eigen::Vector3d(q.segment<3>(3 * k) - q.segment<3>(3 * k - 3));
+    phi[k] = 0.5 * (d.dot(d) - params_.lengths[k] * params_.lengths[k]);
+  }
+}
+
+void PendulumChain::constraintJacobian(ConstVectorRef q, double, MatrixRef J) const {
+  J.setZero();
+  for (int k = 0; k < links(); ++k) {
+    if (k == 0) {
+      J.block<1, 3>(0, 0) = (q.segment<3>(0) - params_.pivot).transpose();
+    } else {
+      const Eigen::Vector3d d = q.segment<3>(3 * k) - q.segment<3>(3 * k - 3);
+      J.block<1, 3>(k, 3 * k) = d.transpose();
+      J.block<1, 3>(k, 3 * k - 3) = -d.transpose();
+    }
+  }
+}
+
+void PendulumChain::constraintBias(ConstVectorRef, ConstVectorRef v, double, VectorRef gamma) const {
+  for (int k = 0; k < links(); ++k) {
+    const Eigen::Vector3d dv = k == 0 ? Eigen::Vector3d(v.segment<3>(0))
+                                      : Eigen::Vector3d(v.segment<3>(3 * k) - v.segment<3>(3 * k - 3));
+    gamma[k] = dv.dot(dv);
+  }
+}
+
+double PendulumChain::kineticEnergy(ConstVectorRef, ConstVectorRef v) const {
+  double twice = 0.0;
+  for (int k = 0; k < links(); ++k) {
+    for (int c = 0; c < 3; ++c) twice += params_.masses[k] * v[3 * k + c] * v[3 * k + c];
+  }
+  return 0.5 * twice;
+}
+
+double PendulumChain::potentialEnergy(ConstVectorRef q, double) const {
+  double sum = 0.0;
+  for (int k = 0; k < links(); ++k) sum += params_.masses[k] * (q[3 * k + 1] * -params_.gravity);
+  return -sum;
+}
+
+State PendulumChain::initialState(double tilt) const {
+  requireFinite("tilt", Eigen::Matrix<double, 1, 1>::Constant(tilt));
+  const Eigen::Vector3d direction(std::cos(-tilt), std::sin(-tilt), 0.0);
+  State state;
+  state.q.resize(nq());
+  state.v = Vector::Zero(nq());
+  double reach = 0.0;
+  for (int k = 0; k < links(); ++k) {
+    reach += params_.lengths[k];
+    state.q.segment<3>(3 * k) = params_.pivot + reach * direction;
+  }
+  return state;
+}
+
+double PendulumChain::linkLengthViolation(ConstVectorRef q) const {
+  double worst = 0.0;
+  for (int k = 0; k < links(); ++k) {
+    const Eigen::Vector3d d = k == 0 ? Eigen::Vector3d(q.segment<3>(0) - params_.pivot)
+                                     : Eigen::Vector3d(q.segment<3>(3 * k) - q.segment<3>(3 * k - 3));
+    worst = std::max(worst, std::abs(std::sqrt(d.dot(d)) - params_.lengths[k]));
+  }
+  return worst;
+}
+
+double PendulumChain::energyScale() const {
+  const double total_mass = std::accumulate(params_.masses.begin(), params_.masses.end(), 0.0);
+  const double total_length = std::accumulate(params_.lengths.begin(), params_.lengths.end(), 0.0);
+  return total_mass * params_.gravity * total_length;
+}
+
+Eigen::Vector3d PendulumChain::tip(ConstVectorRef q) const { return q.segment<3>(3 * links() - 3); }
+
+}  // namespace kktdae

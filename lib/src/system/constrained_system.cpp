@@ -1,0 +1,41 @@
+#include "kktdae/system/constrained_system.hpp"
+
+#include <stdexcept>
+
+#include "kktdae/core/checks.hpp"
+
+namespace kktdae {
+
+void ConstrainedSystem::massMatrix(ConstVectorRef q, MatrixRef M) const {
+  if (massStructure() == MassStructure::General) {
+    throw std::logic_error(name() + ": a model with a general mass matrix must override massMatrix()");
+  }
+  // The diagonal of a matrix is strided, so it cannot bind to VectorRef: go through a vector.
+  Vector diagonal(nq());
+  massDiagonal(q, diagonal);
+  M.setZero();
+  M.diagonal() = diagonal;
+}
+
+void ConstrainedSystem::massDiagonal(ConstVectorRef, VectorRef) const {
+  throw std::logic_error(name() + ": massDiagonal() called on a model that does not declare a diagonal mass");
+}
+
+void ConstrainedSystem::inputMap(ConstVectorRef, double, MatrixRef) const {}
+
+void ConstrainedSystem::constraintTimeDerivative(ConstVectorRef, double, VectorRef phi_t) const {
+  phi_t.setZero();
+}
+
+double ConstrainedSystem::kineticEnergy(ConstVectorRef q, ConstVectorRef v) const {
+  Matrix M(nq(), nq());
+  massMatrix(q, M);
+  return 0.5 * v.dot(M * v);
+}
+
+void checkStateSizes(const ConstrainedSystem& system, ConstVectorRef q, ConstVectorRef v) {
+  requireSize("q", q.size(), system.nq());
+  requireSize("v", v.size(), system.nq());
+}
+
+}  // namespace kktdae
