@@ -1,7 +1,6 @@
 #include "kktdae/core/checks.hpp"
 
-#include <iomanip>
-#include <limits>
+#include <charconv>
 
 namespace kktdae {
 
@@ -10,9 +9,9 @@ void throwInvalid(const std::string& what, const std::string& detail) {
 }
 
 std::string formatDouble(double value) {
-  std::ostringstream out;
-  out << std::setprecision(std::numeric_limits<double>::max_digits10) << value;
-  return out.str();
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);  // shortest round trip
+  return std::string(buffer, result.ptr);
 }
 
 void requireSize(const char* name, Eigen::Index actual, Eigen::Index expected) {

@@ -22,7 +22,7 @@ KktResult explicitEulerStep(AccelerationFunction&, State& state, double dt, Cons
 KktResult semiImplicitEulerStep(AccelerationFunction&, State& state, double dt, ConstVectorRef qdd,
                                 StepWorkspace&) {
   state.v += dt * qdd;
-  state.q += dt * state.v;  // the new velocity: this is what makes it symplectic
+  state.q += dt * state.v;  // the new velocity: the symplectic-Euler ordering
   state.t += dt;
   return {};
 }

@@ -47,11 +47,11 @@ KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVec
   system.constraint(q, t, ws.phi);
   system.constraintJacobian(q, t, ws.J);
   system.constraintBias(q, v, t, ws.gamma);
+  // ∂φ/∂t is asked for on every solve: a model that supplies it but forgets to declare itself
+  // time-dependent must not silently get a wrong φ̇.
+  system.constraintTimeDerivative(q, t, ws.phi_t);
   ws.phi_dot.noalias() = ws.J * v;
-  if (system.isTimeDependent()) {
-    system.constraintTimeDerivative(q, t, ws.phi_t);
-    ws.phi_dot += ws.phi_t;
-  }
+  ws.phi_dot += ws.phi_t;
 
   if (!ws.force.allFinite()) return nonFinite("generalized force Sᵀu − h", nonFiniteRows(ws.force));
   if (!ws.phi.allFinite()) return nonFinite("constraint phi", nonFiniteRows(ws.phi));

@@ -92,9 +92,9 @@ Summary simulate(const ConstrainedSystem& system, const State& initial, const Si
   auto kktFailure = [&](const KktResult& kkt, long step_index, double t, const char* where) {
     summary.failed_step = step_index;
     return finish(RunStatus::KktFailure,
-                  std::string("KKT solve failed (") + toString(kkt.status) + ") " + where + " at step " +
-                      std::to_string(step_index) + ", t = " + formatDouble(t) + " s: " + kkt.message +
-                      describeRows(kkt.offending_rows));
+                  std::string("KKT solve failed (") + toString(kkt.status) + ") at step " +
+                      std::to_string(step_index) + ", t = " + formatDouble(t) + " s, " + where + ": " +
+                      kkt.message + describeRows(kkt.offending_rows));
   };
 
   // q̈ and λ at the current state serve twice: the observer reports λ there, and every stepper's
@@ -107,7 +107,7 @@ Summary simulate(const ConstrainedSystem& system, const State& initial, const Si
   for (long k = 1; k <= options.steps; ++k) {
     const double t_before = state.t;
     kkt = step(f, state, options.dt, qdd, step_ws);
-    if (!kkt.ok()) return kktFailure(kkt, k, t_before, "inside a step");
+    if (!kkt.ok()) return kktFailure(kkt, k, t_before, "in an inner stage of the step");
     state.t = initial.t + static_cast<double>(k) * options.dt;
     if (!state.q.allFinite() || !state.v.allFinite()) {
       summary.failed_step = k;
@@ -116,7 +116,7 @@ Summary simulate(const ConstrainedSystem& system, const State& initial, const Si
                                                    firstNonFinite(state));
     }
     kkt = f.evaluate(state.t, state.q, state.v, qdd);
-    if (!kkt.ok()) return kktFailure(kkt, k, state.t, "after the step");
+    if (!kkt.ok()) return kktFailure(kkt, k, state.t, "at the state the step reached");
     summary.steps = k;
     summary.t_final = state.t;
     trackViolation(f.workspace(), kkt, summary);

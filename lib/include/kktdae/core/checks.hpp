@@ -25,7 +25,7 @@ void requireNonNegative(const char* name, double value);
 /// Throws unless every entry of `values` is finite.
 void requireFinite(const char* name, const Eigen::Ref<const Eigen::VectorXd>& values);
 
-/// Formats a double with round-trip precision for messages.
+/// Shortest text that reads back as the same double ("0.1", "9.41", "nan"), for messages.
 std::string formatDouble(double value);
 
 }  // namespace kktdae

@@ -9,7 +9,8 @@ namespace kktdae {
 
 enum class Integrator {
   ExplicitEuler,      ///< "euler": first order, unstable on undamped oscillation
-  SemiImplicitEuler,  ///< "semi_implicit": first order, symplectic (bounded energy error)
+  SemiImplicitEuler,  ///< "semi_implicit": first order; symplectic for unconstrained separable systems, and in
+                      ///< practice a bounded energy error on the chains
   Rk4,                ///< "rk4": classical fourth order, four KKT solves per step
 };
 

@@ -29,7 +29,7 @@ struct PendulumChainParams {
 ///
 /// so J_k = d_kᵀ on particle k and −d_kᵀ on particle k−1, and γ_k = |ḋ_k|². Gravity −g ŷ gives
 /// h = (0, m_k g, 0) per particle. λ_k has units of N/m: the force on particle k from link k is
-/// λ_k d_k, so λ_k < 0 means the link pulls particle k toward its predecessor (tension = −λ_k L_k).
+/// λ_k d_k, so λ_k < 0 means the link pulls particle k toward its predecessor (tension = −λ_k |d_k|).
 class PendulumChain final : public ConstrainedSystem {
  public:
   /// Throws std::invalid_argument for empty or mismatched masses/lengths, or non-positive values.

@@ -62,12 +62,13 @@ class ConstrainedSystem {
   /// J(q, t) = ∂φ/∂q. Sizes: J nc×nq.
   virtual void constraintJacobian(ConstVectorRef q, double t, MatrixRef J) const = 0;
   /// ∂φ/∂t (zero for scleronomic constraints, the default). The velocity constraint is
-  /// φ̇ = J q̇ + ∂φ/∂t. Sizes: phi_t nc.
+  /// φ̇ = J q̇ + ∂φ/∂t; the solve always adds it, whatever isTimeDependent() says. Sizes: phi_t nc.
   virtual void constraintTimeDerivative(ConstVectorRef q, double t, VectorRef phi_t) const;
-  /// γ = φ̈ − J q̈ = J̇ q̇ + 2 (∂J/∂t) q̇ + ∂²φ/∂t², the part of the constraint acceleration that
-  /// does not depend on q̈. Sizes: q, v nq; gamma nc.
+  /// γ = φ̈ − J q̈ = Σᵢ (∂J/∂qᵢ) q̇ᵢ q̇ + 2 (∂J/∂t) q̇ + ∂²φ/∂t², the part of the constraint
+  /// acceleration that does not depend on q̈ (for scleronomic φ just J̇q̇). Sizes: q, v nq; gamma nc.
   virtual void constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma) const = 0;
-  /// True when φ depends on t explicitly (driven joints, prescribed motion).
+  /// True when φ depends on t explicitly (driven joints, prescribed motion). Informational (for
+  /// reports and integrator choices); correctness never depends on it.
   virtual bool isTimeDependent() const { return false; }
 
   /// Kinetic energy ½ q̇ᵀ M q̇. The default builds M and allocates: models override it.

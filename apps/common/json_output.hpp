@@ -1,0 +1,17 @@
+#pragma once
+// JSON files laid out as Python's json.dumps(indent=2, sort_keys=True) lays them out.
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+namespace kktdae::apps {
+
+/// A number rounded as seed 000's metrics are (round(x, 12)); non-finite values become null,
+/// since JSON has no NaN (seed 000's Python wrote a bare NaN, which strict parsers reject).
+nlohmann::json metricNumber(double value);
+
+/// Writes `document` with two-space indentation, keys sorted, and a trailing newline, atomically.
+void writeJson(const std::filesystem::path& path, const nlohmann::json& document);
+
+}  // namespace kktdae::apps

@@ -1,0 +1,177 @@
+#include "constraints/constraints_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "common/gnuplot.hpp"
+#include "common/json_output.hpp"
+#include "common/number_format.hpp"
+#include "common/output_files.hpp"
+
+namespace kktdae::apps {
+namespace {
+
+const ChainModeResult* find(const std::vector<ChainModeResult>& results, const std::string& name) {
+  for (const auto& r : results) {
+    if (r.name == name) return &r;
+  }
+  return nullptr;
+}
+
+std::string divergenceNote(const ChainModeResult& r) {
+  return "diverged: " + r.summary.message;
+}
+
+}  // namespace
+
+std::string formatTable(const ConstraintsRun& run, const std::vector<ChainModeResult>& results) {
+  const ConstraintsFlags& flags = *run.flags;
+  std::string text;
+  char line[512];
+  std::snprintf(line, sizeof line, "integrated %s (%s) for %ld steps of %s s -> %.2f s of sim time\n",
+                run.system_name.c_str(), flags.integrator.c_str(), run.steps, pythonRepr(flags.dt).c_str(),
+                static_cast<double>(run.steps) * flags.dt);
+  text += line;
+  std::snprintf(line, sizeof line, "%-16s%16s%18s%16s\n", "stabilization", "max |len err|", "final |len err|",
+                "energy rel_max");
+  text += line;
+  for (const ChainModeResult& r : results) {
+    std::snprintf(line, sizeof line, "%-16s%16.4e%18.4e%16.4e", r.name.c_str(), r.metrics.max_violation,
+                  r.metrics.final_violation, r.metrics.energy_rel_max);
+    text += line;
+    if (r.diverged()) text += "   " + divergenceNote(r);
+    text += "\n";
+  }
+  if (flags.stabilization == "all") {
+    const ChainModeResult* none = find(results, "none");
+    const ChainModeResult* baumgarte = find(results, "baumgarte");
+    std::string verdict;
+    if (none->diverged() || baumgarte->diverged()) {
+      verdict = "UNEXPECTED — investigate (a mode diverged; its numbers cover the steps before)";
+    } else {
+      verdict = none->metrics.max_violation > 3.0 * baumgarte->metrics.max_violation ? "as expected"
+                                                                                       : "UNEXPECTED — investigate";
+    }
+    text += "constraint drift none >> baumgarte (stabilization holds the links): " + verdict + "\n";
+  }
+  return text;
+}
+
+void writeMetrics(const ConstraintsRun& run, const std::vector<ChainModeResult>& results) {
+  const ConstraintsFlags& flags = *run.flags;
+  nlohmann::json doc;
+  doc["system"] = run.system_name;
+  doc["links"] = run.links;
+  doc["tilt"] = run.tilt;
+  doc["integrator"] = flags.integrator;
+  doc["form"] = flags.form;
+  doc["dt"] = flags.dt;
+  doc["steps"] = run.steps;
+  doc["seed"] = flags.seed;
+  doc["baumgarte"] = flags.baumgarte_omega;
+  nlohmann::json modes = nlohmann::json::object();
+  for (const ChainModeResult& r : results) {
+    nlohmann::json m;
+    m["max_violation"] = metricNumber(r.metrics.max_violation);
+    m["final_violation"] = metricNumber(r.metrics.final_violation);
+    m["energy_rel_max"] = metricNumber(r.metrics.energy_rel_max);
+    m["tip_final"] = {roundDecimals(r.metrics.tip_final.x(), 6), roundDecimals(r.metrics.tip_final.y(), 6),
+                      roundDecimals(r.metrics.tip_final.z(), 6)};
+    m["status"] = r.diverged() ? "diverged" : "ok";
+    m["diverged_at_step"] = r.diverged() ? nlohmann::json(r.summary.failed_step) : nlohmann::json(nullptr);
+    m["steps_completed"] = r.summary.steps;
+    m["kkt_solves"] = r.summary.kkt_solves;
+    if (r.diverged()) m["message"] = r.summary.message;
+    modes[r.name] = m;
+  }
+  doc["results"] = modes;
+  writeJson(run.out / "metrics.json", doc);
+}
+
+void writeTiming(const ConstraintsRun& run, const std::vector<ChainModeResult>& results) {
+  nlohmann::json doc;
+  for (const ChainModeResult& r : results) {
+    nlohmann::json m;
+    m["wall_seconds"] = r.summary.wall_seconds;
+    m["steps"] = r.summary.steps;
+    m["kkt_solves"] = r.summary.kkt_solves;
+    m["seconds_per_step"] = r.summary.steps > 0 ? r.summary.wall_seconds / static_cast<double>(r.summary.steps) : 0.0;
+    doc["modes"][r.name] = m;
+  }
+  doc["note"] = "wall-clock times of the library's simulate() per mode; not reproducible, unlike metrics.json";
+  writeJson(run.out / "timing.json", doc);
+}
+
+std::vector<std::string> writeRecording(const ConstraintsRun& run, const std::vector<ChainModeResult>& results) {
+  std::string csv = "step,t";
+  for (const ChainModeResult& r : results) {
+    for (const char* column : {"violation", "energy", "tip_x", "tip_y"}) csv += "," + r.name + "_" + column;
+  }
+  csv += "\n";
+  for (long step = 0; step <= run.steps; ++step) {
+    const double t = static_cast<double>(step) * run.flags->dt;
+    csv += std::to_string(step) + "," + shortest(t);
+    for (const ChainModeResult& r : results) {
+      const auto i = static_cast<std::size_t>(step);
+      if (i < r.trace.size()) {
+        csv += "," + shortest(r.trace.violation[i]) + "," + shortest(r.trace.energy[i]) + "," +
+               shortest(r.trace.tip_x[i]) + "," + shortest(r.trace.tip_y[i]);
+      } else {
+        csv += ",,,,";  // the mode diverged before this step
+      }
+    }
+    csv += "\n";
+  }
+  writeFileAtomically(run.out / "recording.csv", csv);
+  std::vector<std::string> lines{"recording: " + (run.out / "recording.csv").string()};
+
+  // Column numbers in recording.csv: step, t, then 4 per mode.
+  const std::string title = run.system_name + " (" + std::to_string(run.links) + " links), " +
+                            run.flags->integrator + ", dt " + pythonRepr(run.flags->dt) + " s";
+  auto plotLines = [&](int offset, bool log_floor) {
+    std::string plot = "plot ";
+    for (std::size_t m = 0; m < results.size(); ++m) {
+      const int column = 3 + 4 * static_cast<int>(m) + offset;
+      plot += (m ? ", " : "") + std::string("'recording.csv' using 2:") +
+              (log_floor ? "(($" + std::to_string(column) + ") > 0 ? $" + std::to_string(column) + " : 1/0)"
+                         : "" + std::to_string(column)) +
+              " with lines lw 2 title " + gnuplotQuote(results[m].name) + " noenhanced";
+    }
+    return plot + "\n";
+  };
+  const std::string header =
+      "if (!exists(\"outfile\")) outfile = '%s'\n"
+      "set terminal pngcairo size 1000,620 enhanced font 'DejaVu Sans,11'\n"
+      "set output outfile\nset datafile separator ','\nset key top left box opaque\nset grid\n";
+  auto withOutput = [&](const std::string& png, const std::string& what) {
+    char text[512];
+    std::snprintf(text, sizeof text, header.c_str(), png.c_str());
+    return std::string(text) + "set title " + gnuplotQuote(what + " — " + title) + " noenhanced\n";
+  };
+  const std::string violation = withOutput("violation.png", "constraint violation (link-length error)") +
+                                "set logscale y\nset format y '10^{%L}'\nset xlabel 'time t [s]'\n"
+                                "set ylabel 'max_k | |d_k| - L_k |  [m]'\n" +
+                                plotLines(0, true);
+  const std::string energy =
+      withOutput("energy.png", "total energy") + "set xlabel 'time t [s]'\nset ylabel 'total energy E = T + V  [J]'\n" +
+      plotLines(1, false);
+  std::string tip = withOutput("tip_path.png", "path of the last mass in the x-y plane") +
+                    "set size ratio -1\nset xlabel 'tip x [m]'\nset ylabel 'tip y [m]'\nplot ";
+  for (std::size_t m = 0; m < results.size(); ++m) {
+    const int column = 3 + 4 * static_cast<int>(m) + 2;
+    tip += (m ? ", " : "") + std::string("'recording.csv' using ") + std::to_string(column) + ":" +
+           std::to_string(column + 1) + " with lines lw 1 title " + gnuplotQuote(results[m].name) + " noenhanced";
+  }
+  tip += ", '-' using 1:2 with points pt 7 ps 1.5 lc rgb 'black' title 'pivot'\n0,0\ne\n";
+
+  for (const auto& [script, png, body] : {std::tuple<std::string, std::string, std::string>{"violation.gp", "violation.png", violation},
+                                          {"energy.gp", "energy.png", energy},
+                                          {"tip_path.gp", "tip_path.png", tip}}) {
+    const PlotOutcome outcome = renderPlot(run.out, script, png, body);
+    lines.push_back((outcome.rendered ? "plot: " : "plot not rendered: ") + outcome.note);
+  }
+  return lines;
+}
+
+}  // namespace kktdae::apps

@@ -1,0 +1,37 @@
+#pragma once
+/// @file
+/// Seed 000's experiment: one pendulum chain, one integrator, several stabilization modes, each
+/// run from the same initial state and measured the same way.
+
+#include <string>
+#include <vector>
+
+#include "kktdae/metrics/chain_metrics.hpp"
+#include "kktdae/metrics/chain_trace.hpp"
+#include "kktdae/simulate/simulate.hpp"
+
+namespace kktdae {
+
+/// A named stabilization mode ("none", "baumgarte", …).
+struct ChainMode {
+  std::string name;
+  Stabilization stabilization;
+};
+
+struct ChainModeResult {
+  std::string name;
+  Stabilization stabilization;
+  Summary summary;          ///< status, counters, wall time; failed_step when it diverged
+  ChainRunMetrics metrics;  ///< over the states observed before any failure
+  ChainTrace trace;         ///< every observed state, when recording was asked for
+  bool diverged() const { return !summary.ok(); }
+};
+
+/// Runs each mode with `options` (its stabilization replaced by the mode's), observing every
+/// step. A run that fails (non-finite state, failed KKT solve) stops there; its metrics cover
+/// the states before, and the other modes still run.
+std::vector<ChainModeResult> runChainComparison(const PendulumChain& chain, const State& initial,
+                                                const std::vector<ChainMode>& modes,
+                                                const SimulationOptions& options, bool record_trace);
+
+}  // namespace kktdae

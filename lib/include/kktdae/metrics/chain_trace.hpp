@@ -1,0 +1,21 @@
+#pragma once
+/// @file
+/// Per-state record of a chain run: the series the apps write to CSV and plot.
+
+#include <vector>
+
+#include "kktdae/models/pendulum_chain.hpp"
+
+namespace kktdae {
+
+/// One entry per observed state: time, seed 000's link-length violation, total energy and the
+/// tip's x and y. Appending allocates (amortized): a recorder, not part of the step.
+struct ChainTrace {
+  std::vector<double> t, violation, energy, tip_x, tip_y;
+
+  void append(const PendulumChain& chain, double time, ConstVectorRef q, ConstVectorRef v);
+  std::size_t size() const { return t.size(); }
+  void reserve(std::size_t n);
+};
+
+}  // namespace kktdae
