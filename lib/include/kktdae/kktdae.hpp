@@ -15,6 +15,7 @@
 #include "kktdae/kkt/solve_accelerations.hpp"
 #include "kktdae/metrics/chain_metrics.hpp"
 #include "kktdae/metrics/chain_trace.hpp"
+#include "kktdae/metrics/constraint_trace.hpp"
 #include "kktdae/metrics/energy_drift.hpp"
 #include "kktdae/models/circle_mass.hpp"
 #include "kktdae/models/pendulum_chain.hpp"
