@@ -22,6 +22,7 @@
 #include "kktdae/random/numpy_random.hpp"
 #include "kktdae/simulate/simulate.hpp"
 #include "kktdae/simulate/summary.hpp"
+#include "kktdae/stabilization/projection.hpp"
 #include "kktdae/stabilization/stabilization.hpp"
 #include "kktdae/system/constrained_system.hpp"
 #include "kktdae/system/derivative_check.hpp"

@@ -1,5 +1,7 @@
 #include "kktdae/integrators/acceleration_function.hpp"
 
+#include "../kkt/kkt_steps.hpp"
+
 namespace kktdae {
 
 AccelerationFunction::AccelerationFunction(const ConstrainedSystem& system, Stabilization stabilization,
@@ -20,6 +22,11 @@ KktResult AccelerationFunction::evaluate(double t, ConstVectorRef q, ConstVector
   KktResult result = solveAccelerations(system_, t, q, v, u_, stabilization_, options_, workspace_);
   qdd = workspace_.qdd;
   return result;
+}
+
+KktResult AccelerationFunction::evaluateTerms(double t, ConstVectorRef q, ConstVectorRef v) {
+  if (controller_ && u_.size() > 0) controller_(t, q, v, u_);
+  return detail::evaluateModelTerms(system_, t, q, v, u_, stabilization_, workspace_);
 }
 
 }  // namespace kktdae

@@ -11,13 +11,19 @@ std::string_view toString(Integrator integrator) {
     case Integrator::ExplicitEuler: return "euler";
     case Integrator::SemiImplicitEuler: return "semi_implicit";
     case Integrator::Rk4: return "rk4";
+    case Integrator::CvodeBdf: return "cvode_bdf";
+    case Integrator::CvodeAdams: return "cvode_adams";
+    case Integrator::IdaIndex1: return "ida_index1";
+    case Integrator::IdaGgl: return "ida_ggl";
   }
   return "unknown";
 }
 
 const std::vector<Integrator>& allIntegrators() {
   static const std::vector<Integrator> all{Integrator::ExplicitEuler, Integrator::SemiImplicitEuler,
-                                           Integrator::Rk4};
+                                           Integrator::Rk4,           Integrator::CvodeBdf,
+                                           Integrator::CvodeAdams,    Integrator::IdaIndex1,
+                                           Integrator::IdaGgl};
   return all;
 }
 
@@ -30,6 +36,14 @@ Integrator parseIntegrator(std::string_view name) {
   throwInvalid("integrator", "unknown integrator '" + std::string(name) + "' (choose " + choices + ")");
 }
 
-int convergenceOrder(Integrator integrator) { return integrator == Integrator::Rk4 ? 4 : 1; }
+int convergenceOrder(Integrator integrator) {
+  if (isAdaptive(integrator)) return 0;
+  return integrator == Integrator::Rk4 ? 4 : 1;
+}
+
+bool isAdaptive(Integrator integrator) {
+  return integrator == Integrator::CvodeBdf || integrator == Integrator::CvodeAdams ||
+         integrator == Integrator::IdaIndex1 || integrator == Integrator::IdaGgl;
+}
 
 }  // namespace kktdae

@@ -10,6 +10,8 @@ const char* toString(RunStatus status) {
     case RunStatus::Success: return "success";
     case RunStatus::KktFailure: return "kkt_failure";
     case RunStatus::NonFiniteState: return "non_finite_state";
+    case RunStatus::SolverFailure: return "solver_failure";
+    case RunStatus::InitFailure: return "init_failure";
   }
   return "unknown";
 }

@@ -21,6 +21,10 @@ class AccelerationFunction {
   /// Solves for q̈ at (t, q, v) into qdd (size nq); λ is then lambda().
   KktResult evaluate(double t, ConstVectorRef q, ConstVectorRef v, VectorRef qdd);
 
+  /// Evaluates the controller and the model's terms (M, h, f, φ, J, γ, φ̇) at (t, q, v) into the
+  /// workspace without solving: what a DAE residual needs. Counts no solve.
+  KktResult evaluateTerms(double t, ConstVectorRef q, ConstVectorRef v);
+
   const Vector& lambda() const { return workspace_.lambda; }
   const KktWorkspace& workspace() const { return workspace_; }
   const ConstrainedSystem& system() const { return system_; }

@@ -12,6 +12,10 @@ enum class Integrator {
   SemiImplicitEuler,  ///< "semi_implicit": first order; symplectic for unconstrained separable systems, and in
                       ///< practice a bounded energy error on the chains
   Rk4,                ///< "rk4": classical fourth order, four KKT solves per step
+  CvodeBdf,    ///< "cvode_bdf": SUNDIALS CVODE, BDF + Newton + dense LU, on the stabilized ODE
+  CvodeAdams,  ///< "cvode_adams": SUNDIALS CVODE, Adams–Moulton + fixed-point iteration (non-stiff)
+  IdaIndex1,   ///< "ida_index1": SUNDIALS IDA on the index-1 DAE (q, v, λ), Baumgarte row kept
+  IdaGgl,      ///< "ida_ggl": SUNDIALS IDA on the GGL stabilized index-2 DAE (q, v, λ, μ)
 };
 
 /// The name the apps and files use: "euler", "semi_implicit", "rk4".
@@ -20,7 +24,10 @@ std::string_view toString(Integrator integrator);
 Integrator parseIntegrator(std::string_view name);
 /// All integrators, in the order of the enum.
 const std::vector<Integrator>& allIntegrators();
-/// The order of accuracy of the global error of a fixed-step integrator.
+/// The order of accuracy of the global error of a fixed-step integrator; 0 for the adaptive ones
+/// (variable order).
 int convergenceOrder(Integrator integrator);
+/// True for the SUNDIALS integrators, which take steps of their own and hit output times.
+bool isAdaptive(Integrator integrator);
 
 }  // namespace kktdae

@@ -6,8 +6,10 @@
 
 #include "kktdae/core/state.hpp"
 #include "kktdae/integrators/acceleration_function.hpp"
+#include "kktdae/integrators/adaptive_options.hpp"
 #include "kktdae/integrators/integrator.hpp"
 #include "kktdae/simulate/summary.hpp"
+#include "kktdae/stabilization/projection.hpp"
 
 namespace kktdae {
 
@@ -17,12 +19,18 @@ using Observer = std::function<void(double t, ConstVectorRef q, ConstVectorRef v
 
 struct SimulationOptions {
   Integrator integrator = Integrator::SemiImplicitEuler;
-  /// Fixed step [s] > 0. The constrained chains are stiff: seed 000 uses 0.005.
+  /// Fixed step [s] > 0 of the fixed-step integrators; for the adaptive ones, the spacing of the
+  /// output grid (their own steps are chosen by the error test). Seed 000 uses 0.005.
   double dt = 0.005;
-  /// Number of steps ≥ 0; the run ends at t0 + steps·dt.
+  /// Number of steps (output intervals for adaptive integrators) ≥ 0; the run ends at
+  /// t0 + steps·dt.
   long steps = 1000;
-  /// Observe every k-th step (and always the first and last states); k ≥ 1.
+  /// Observe every k-th grid point (and always the first and last states); k ≥ 1.
   long observe_every = 1;
+  /// Tolerances and limits of the SUNDIALS integrators; ignored by the fixed-step ones.
+  AdaptiveOptions adaptive;
+  /// Consistent initialization (ida_ggl needs a state on φ = 0, J q̇ + ∂φ/∂t = 0).
+  ProjectionOptions projection;
   Stabilization stabilization = Stabilization::none();
   KktOptions kkt;
   /// u(t, q, q̇); empty means u = 0.
@@ -32,8 +40,13 @@ struct SimulationOptions {
   void validate() const;
 };
 
-/// Integrates `system` from `initial` and calls `observer` at t0 and after every observe_every-th
-/// step. Time is t0 + k·dt (not accumulated). The observer sees λ solved at the observed state.
+/// Integrates `system` from `initial` and calls `observer` at t0 and at every observe_every-th
+/// grid time t0 + k·dt (not accumulated). The observer sees λ at the observed state: solved there
+/// (fixed-step, CVODE) or the DAE's own interpolated multiplier (IDA).
+///
+/// Adaptive integrators reach output times by interpolation unless adaptive.stop_at_outputs;
+/// ida_ggl first projects the initial state onto the manifold (reported in Summary::notes) and
+/// uses no Baumgarte terms (GGL holds φ and φ̇ itself).
 ///
 /// Never throws for numerical trouble: a failed KKT solve or a non-finite state ends the run with
 /// a failed status and a message naming what, at which step and time; everything observed

@@ -15,6 +15,8 @@ enum class RunStatus {
   Success,         ///< reached the final time
   KktFailure,      ///< a KKT solve failed (singular, ill-conditioned, non-finite model output)
   NonFiniteState,  ///< a step produced NaN/Inf in q or q̇
+  SolverFailure,   ///< a SUNDIALS integrator failed (convergence, error test, too much work, …)
+  InitFailure,     ///< the initial state could not be made consistent (IDA GGL's projection)
 };
 
 const char* toString(RunStatus status);
@@ -25,9 +27,19 @@ struct Summary {
   Integrator integrator = Integrator::SemiImplicitEuler;
   KktForm form = KktForm::Schur;
 
-  long steps = 0;       ///< steps completed (the state after each was observed)
-  long kkt_solves = 0;  ///< acceleration solves, all stages included (= right-hand-side evaluations)
-  double t_final = 0.0; ///< time of the last good state
+  long steps = 0;       ///< steps completed: fixed steps, or the adaptive solver's internal steps
+  long outputs = 0;     ///< states handed to the observer (the initial one included)
+  long kkt_solves = 0;  ///< acceleration solves, all stages and output evaluations included
+  long rhs_evaluations = 0;       ///< f(t, y) (CVODE), F(t, y, ẏ) (IDA) or KKT-solve stages (fixed)
+  long jacobian_evaluations = 0;  ///< Newton-matrix evaluations (difference quotients), adaptive only
+  long linear_solver_setups = 0;  ///< factorizations of the Newton matrix, adaptive only
+  long error_test_failures = 0;
+  long convergence_failures = 0;  ///< nonlinear-solver convergence failures
+  double last_step = 0.0;         ///< the last step size [s]
+  /// Where the library used something other than what was asked ("ida_ggl ignores Baumgarte"),
+  /// and how far an initial projection moved the state. Empty when nothing to say.
+  std::string notes;
+  double t_final = 0.0; ///< time of the last good (observed or reached) state
   long failed_step = -1;  ///< 1-based index of the step that failed, −1 if none
   double wall_seconds = 0.0;
 

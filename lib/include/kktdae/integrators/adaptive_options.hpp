@@ -1,0 +1,37 @@
+#pragma once
+/// @file
+/// Options of the SUNDIALS integrators (cvode_bdf, cvode_adams, ida_index1, ida_ggl).
+
+#include "kktdae/core/types.hpp"
+
+namespace kktdae {
+
+struct AdaptiveOptions {
+  /// Relative tolerance of the local error test (> 0). Seed 002's lesson uses 1e-6.
+  double rtol = 1e-6;
+  /// Absolute tolerance (> 0) for every component, unless atol_per_component is given.
+  double atol = 1e-9;
+  /// Optional per-component absolute tolerances for (q, v), size 2·nq, all > 0. IDA's algebraic
+  /// unknowns (λ, μ) take the scalar atol.
+  Vector atol_per_component;
+  /// ida_ggl only: absolute weight of λ and μ in IDA's Newton convergence test (they are left
+  /// out of the error test). Index-2 multipliers are determined only to O(ε/h²), so a tight
+  /// weight makes Newton fail at the first step; measured on the double and triple pendulum,
+  /// 1 converges from rtol 1e-6 to 1e-10 with ‖φ‖∞ ≤ 0.6 (rtol + atol) (docs/integrators.md).
+  double ggl_multiplier_atol = 1.0;
+  /// Largest step the solver may take [s]; 0 means no limit.
+  double max_step = 0.0;
+  /// Most internal steps between two outputs before the run fails (SUNDIALS' mxstep).
+  long max_steps = 100000;
+  /// First step to try [s]; 0 lets the solver estimate it.
+  double initial_step = 0.0;
+  /// false: outputs between internal steps are interpolated (the solver steps freely; an
+  /// interpolated state is off the manifold by the interpolation error). true: the solver stops
+  /// exactly at every output time (more steps on fine output grids, states are true steps).
+  bool stop_at_outputs = false;
+
+  /// Throws std::invalid_argument naming the bad field; nq sizes atol_per_component.
+  void validate(int nq) const;
+};
+
+}  // namespace kktdae

@@ -1,0 +1,39 @@
+#pragma once
+/// @file
+/// Moving a state onto the constraint manifold: φ(q, t) = 0 and J q̇ + ∂φ/∂t = 0.
+
+#include <string>
+
+#include "kktdae/core/state.hpp"
+#include "kktdae/system/constrained_system.hpp"
+
+namespace kktdae {
+
+struct ProjectionOptions {
+  /// Gauss–Newton iterations allowed for the position projection (≥ 1).
+  int max_iterations = 20;
+  /// Converged when ‖φ‖∞ ≤ tolerance (> 0) [units of φ].
+  double tolerance = 1e-12;
+  void validate() const;
+};
+
+/// What projectToManifold() did.
+struct ProjectionReport {
+  bool converged = false;
+  int iterations = 0;                  ///< Gauss–Newton iterations taken
+  double position_correction = 0.0;   ///< ‖q_after − q_before‖∞
+  double velocity_correction = 0.0;   ///< ‖v_after − v_before‖∞
+  double phi_before = 0.0, phi_after = 0.0;          ///< ‖φ‖∞
+  double phi_dot_before = 0.0, phi_dot_after = 0.0;  ///< ‖J q̇ + ∂φ/∂t‖∞
+  std::string message;  ///< why it failed; empty on success
+};
+
+/// Projects q onto φ(q, t) = 0 by Gauss–Newton in the mass metric,
+/// q ← q − M⁻¹Jᵀ (J M⁻¹ Jᵀ)⁻¹ φ (the smallest kinetic-energy-weighted move), then q̇ onto
+/// J q̇ = −∂φ/∂t by the same M-orthogonal projection (one linear step: exact). On failure (no
+/// convergence, singular J M⁻¹ Jᵀ, non-finite values) `state` is left unchanged and the report
+/// says why. Allocates: for initial states, not the per-step path.
+ProjectionReport projectToManifold(const ConstrainedSystem& system, State& state,
+                                   const ProjectionOptions& options = {});
+
+}  // namespace kktdae

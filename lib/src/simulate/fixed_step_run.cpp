@@ -1,0 +1,72 @@
+// The fixed-step driver: one KKT solve at each new state serves the observer's λ and the next
+// step's first stage.
+#include "kktdae/core/checks.hpp"
+#include "kktdae/integrators/fixed_steppers.hpp"
+#include "run_recorder.hpp"
+
+namespace kktdae::detail {
+namespace {
+
+using StepFunction = KktResult (*)(AccelerationFunction&, State&, double, ConstVectorRef, StepWorkspace&);
+
+StepFunction stepFunctionFor(Integrator integrator) {
+  switch (integrator) {
+    case Integrator::ExplicitEuler: return &explicitEulerStep;
+    case Integrator::SemiImplicitEuler: return &semiImplicitEulerStep;
+    case Integrator::Rk4: return &rk4Step;
+    default: break;
+  }
+  throwInvalid("integrator", std::string(toString(integrator)) + " is not a fixed-step integrator");
+}
+
+}  // namespace
+
+Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
+                          const Observer& observer) {
+  const StepFunction step = stepFunctionFor(options.integrator);
+  RunRecorder recorder(system, options, observer, initial.t);
+  Summary& summary = recorder.summary();
+  AccelerationFunction f(system, options.stabilization, options.kkt, options.controller);
+  StepWorkspace step_ws(system.nq());
+  State state = initial;
+  Vector qdd = Vector::Zero(system.nq());
+
+  auto finish = [&](RunStatus status, std::string message) {
+    summary.kkt_solves = f.solves();
+    summary.rhs_evaluations = f.solves();
+    return recorder.finish(status, std::move(message));
+  };
+  auto kktFailure = [&](const KktResult& kkt, long step_index, double t, const char* where) {
+    summary.failed_step = step_index;
+    return finish(RunStatus::KktFailure, std::string("KKT solve failed (") + toString(kkt.status) + ") at step " +
+                                             std::to_string(step_index) + ", t = " + formatDouble(t) + " s, " +
+                                             where + ": " + kkt.message + describeRows(kkt.offending_rows));
+  };
+
+  KktResult kkt = f.evaluate(state.t, state.q, state.v, qdd);
+  if (!kkt.ok()) return kktFailure(kkt, 0, state.t, "at the initial state");
+  recorder.observe(state.t, state.q, state.v, f.lambda(), f.workspace(), kkt.rcond);
+
+  for (long k = 1; k <= options.steps; ++k) {
+    const double t_before = state.t;
+    kkt = step(f, state, options.dt, qdd, step_ws);
+    if (!kkt.ok()) return kktFailure(kkt, k, t_before, "in an inner stage of the step");
+    state.t = initial.t + static_cast<double>(k) * options.dt;  // not accumulated: no drift in t
+    if (!state.q.allFinite() || !state.v.allFinite()) {
+      summary.failed_step = k;
+      return finish(RunStatus::NonFiniteState, "non-finite state after step " + std::to_string(k) + " (t = " +
+                                                   formatDouble(state.t) + " s): " + firstNonFinite(state.q, state.v));
+    }
+    kkt = f.evaluate(state.t, state.q, state.v, qdd);
+    if (!kkt.ok()) return kktFailure(kkt, k, state.t, "at the state the step reached");
+    summary.steps = k;
+    if (k % options.observe_every == 0 || k == options.steps) {
+      recorder.observe(state.t, state.q, state.v, f.lambda(), f.workspace(), kkt.rcond);
+    } else {
+      recorder.track(state.t, f.workspace(), kkt.rcond);
+    }
+  }
+  return finish(RunStatus::Success, "");
+}
+
+}  // namespace kktdae::detail

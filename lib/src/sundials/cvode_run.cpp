@@ -1,0 +1,175 @@
+// CVODE on the stabilized ODE y = (q, v), ẏ = (v, q̈(t, q, v)) with q̈ from the KKT solve.
+#include <cvode/cvode.h>
+#include <cvode/cvode_ls.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
+
+#include "../simulate/run_recorder.hpp"
+#include "kktdae/core/checks.hpp"
+#include "sundials_support.hpp"
+
+namespace kktdae::detail {
+namespace {
+
+namespace sd = sundials;
+
+struct CvodeProblem {
+  AccelerationFunction* f = nullptr;
+  int nq = 0;
+  long rhs_evaluations = 0;
+  /// The first KKT failure that ended the run, with its time (empty status Ok if none).
+  KktResult failure;
+  double failure_time = 0.0;
+  sd::ErrorLog log;
+};
+
+int rightHandSide(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
+  auto& problem = *static_cast<CvodeProblem*>(data);
+  ++problem.rhs_evaluations;
+  // Sticky: once the model failed at a finite state the run is over. Without this, a failure
+  // that starts at some time t* lets CVODE creep toward t* with ever smaller successful steps.
+  if (!problem.failure.ok()) return -1;
+  const auto state = sd::view(y);
+  auto derivative = sd::view(ydot);
+  const auto q = state.head(problem.nq);
+  const auto v = state.tail(problem.nq);
+  derivative.head(problem.nq) = v;
+  const KktResult result = problem.f->evaluate(t, q, v, derivative.tail(problem.nq));
+  if (result.ok()) return 0;
+  // A non-finite trial state means the step was too bold: let CVODE retry smaller. Anything
+  // else (singular KKT, a model returning NaN at a finite state) ends the run.
+  const bool trial_blew_up = !q.allFinite() || !v.allFinite();
+  if (!trial_blew_up) {
+    problem.failure = result;
+    problem.failure_time = t;
+  }
+  return trial_blew_up ? 1 : -1;
+}
+
+void fillStatistics(void* memory, const CvodeProblem& problem, Summary& summary) {
+  summary.kkt_solves = problem.f->solves();
+  summary.rhs_evaluations = problem.rhs_evaluations;
+  if (memory == nullptr) return;
+  long value = 0;
+  if (CVodeGetNumSteps(memory, &value) >= 0) summary.steps = value;
+  if (CVodeGetNumJacEvals(memory, &value) >= 0) summary.jacobian_evaluations = value;
+  if (CVodeGetNumLinSolvSetups(memory, &value) >= 0) summary.linear_solver_setups = value;
+  if (CVodeGetNumErrTestFails(memory, &value) >= 0) summary.error_test_failures = value;
+  if (CVodeGetNumNonlinSolvConvFails(memory, &value) >= 0) summary.convergence_failures = value;
+  sunrealtype last_step = 0.0;
+  if (CVodeGetLastStep(memory, &last_step) >= 0) summary.last_step = last_step;
+}
+
+}  // namespace
+
+Summary simulateCvode(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
+                      const Observer& observer) {
+  const int nq = system.nq();
+  const AdaptiveOptions& adaptive = options.adaptive;
+  RunRecorder recorder(system, options, observer, initial.t);
+  Summary& summary = recorder.summary();
+  AccelerationFunction f(system, options.stabilization, options.kkt, options.controller);
+  CvodeProblem problem;
+  problem.f = &f;
+  problem.nq = nq;
+
+  // λ and the violation at the initial state, before CVODE sees it.
+  Vector qdd(nq);
+  KktResult kkt = f.evaluate(initial.t, initial.q, initial.v, qdd);
+  if (!kkt.ok()) {
+    summary.kkt_solves = f.solves();
+    return recorder.finish(RunStatus::KktFailure, std::string("KKT solve failed (") + toString(kkt.status) +
+                                                      ") at the initial state, t = " + formatDouble(initial.t) +
+                                                      " s: " + kkt.message + describeRows(kkt.offending_rows));
+  }
+  recorder.observe(initial.t, initial.q, initial.v, f.lambda(), f.workspace(), kkt.rcond);
+
+  // Declared in creation order so that destruction runs in reverse: solver memory first,
+  // then its solvers, matrix and vectors, the context last.
+  sd::Context context;
+  sd::VectorPtr y = sd::makeVector(2 * nq, context);
+  sd::VectorPtr tolerances;
+  sd::MatrixPtr matrix;
+  sd::LinearSolverPtr linear_solver;
+  sd::NonlinearSolverPtr nonlinear_solver;
+  const bool bdf = options.integrator == Integrator::CvodeBdf;
+  sd::CvodeMemoryPtr memory(CVodeCreate(bdf ? CV_BDF : CV_ADAMS, context));
+  try {
+    if (!memory) throw sd::SetupError("CVodeCreate failed");
+    sd::checkCvode(CVodeSetErrHandlerFn(memory.get(), &sd::routeErrorMessage, &problem.log), "CVodeSetErrHandlerFn");
+    auto y0 = sd::view(y.get());
+    y0 << initial.q, initial.v;
+    sd::checkCvode(CVodeInit(memory.get(), &rightHandSide, initial.t, y.get()), "CVodeInit");
+    sd::checkCvode(CVodeSetUserData(memory.get(), &problem), "CVodeSetUserData");
+    if (adaptive.atol_per_component.size() > 0) {
+      tolerances = sd::makeVector(2 * nq, context);
+      sd::view(tolerances.get()) = adaptive.atol_per_component;
+      sd::checkCvode(CVodeSVtolerances(memory.get(), adaptive.rtol, tolerances.get()), "CVodeSVtolerances");
+    } else {
+      sd::checkCvode(CVodeSStolerances(memory.get(), adaptive.rtol, adaptive.atol), "CVodeSStolerances");
+    }
+    if (bdf) {
+      matrix.reset(SUNDenseMatrix(2 * nq, 2 * nq, context));
+      linear_solver.reset(SUNLinSol_Dense(y.get(), matrix.get(), context));
+      if (!matrix || !linear_solver) throw sd::SetupError("dense matrix or linear solver allocation failed");
+      sd::checkCvode(CVodeSetLinearSolver(memory.get(), linear_solver.get(), matrix.get()), "CVodeSetLinearSolver");
+    } else {
+      nonlinear_solver.reset(SUNNonlinSol_FixedPoint(y.get(), 0, context));
+      if (!nonlinear_solver) throw sd::SetupError("SUNNonlinSol_FixedPoint failed");
+      sd::checkCvode(CVodeSetNonlinearSolver(memory.get(), nonlinear_solver.get()), "CVodeSetNonlinearSolver");
+    }
+    sd::checkCvode(CVodeSetMaxNumSteps(memory.get(), adaptive.max_steps), "CVodeSetMaxNumSteps");
+    if (adaptive.max_step > 0.0) sd::checkCvode(CVodeSetMaxStep(memory.get(), adaptive.max_step), "CVodeSetMaxStep");
+    if (adaptive.initial_step > 0.0) {
+      sd::checkCvode(CVodeSetInitStep(memory.get(), adaptive.initial_step), "CVodeSetInitStep");
+    }
+  } catch (const sd::SetupError& error) {
+    fillStatistics(memory.get(), problem, summary);
+    return recorder.finish(RunStatus::SolverFailure, std::string("CVODE setup failed: ") + error.what());
+  }
+
+  const auto state = sd::view(y.get());
+  for (long k = 1; k <= options.steps; ++k) {
+    const double t_out = initial.t + static_cast<double>(k) * options.dt;
+    if (adaptive.stop_at_outputs) CVodeSetStopTime(memory.get(), t_out);
+    sunrealtype t_reached = summary.t_final;
+    const int flag = CVode(memory.get(), t_out, y.get(), &t_reached, CV_NORMAL);
+    if (flag < 0) {
+      fillStatistics(memory.get(), problem, summary);
+      sunrealtype t_current = t_reached;
+      CVodeGetCurrentTime(memory.get(), &t_current);
+      std::string message = "CVode failed with " + sd::cvodeFlagName(flag) + " at t = " + formatDouble(t_current) +
+                            " s (last step " + formatDouble(summary.last_step) + " s, next output " +
+                            formatDouble(t_out) + " s)";
+      if (!problem.failure.ok()) {
+        message += ": KKT solve failed (" + std::string(toString(problem.failure.status)) + ") at t = " +
+                   formatDouble(problem.failure_time) + " s: " + problem.failure.message +
+                   describeRows(problem.failure.offending_rows);
+      } else if (!problem.log.last_message.empty()) {
+        message += ": " + problem.log.last_message;
+      }
+      summary.failed_step = k;
+      return recorder.finish(problem.failure.ok() ? RunStatus::SolverFailure : RunStatus::KktFailure, message);
+    }
+    const auto q = state.head(nq);
+    const auto v = state.tail(nq);
+    kkt = f.evaluate(t_reached, q, v, qdd);  // λ and φ at the output state
+    if (!kkt.ok()) {
+      fillStatistics(memory.get(), problem, summary);
+      summary.failed_step = k;
+      return recorder.finish(RunStatus::KktFailure, std::string("KKT solve failed (") + toString(kkt.status) +
+                                                        ") at the output t = " + formatDouble(t_reached) + " s: " +
+                                                        kkt.message + describeRows(kkt.offending_rows));
+    }
+    if (k % options.observe_every == 0 || k == options.steps) {
+      recorder.observe(t_reached, q, v, f.lambda(), f.workspace(), kkt.rcond);
+    } else {
+      recorder.track(t_reached, f.workspace(), kkt.rcond);
+    }
+  }
+  fillStatistics(memory.get(), problem, summary);
+  return recorder.finish(RunStatus::Success, "");
+}
+
+}  // namespace kktdae::detail

@@ -1,0 +1,232 @@
+// IDA on the constrained DAE itself, with λ (and, for GGL, μ) as algebraic unknowns.
+//
+//   index-1:  y = (q, v, λ)      F = ( q̇ − v,  M v̇ + h − Sᵀu − Jᵀλ,  J v̇ + γ + 2αφ̇ + β²φ )
+//   GGL:      y = (q, v, λ, μ)   F = ( q̇ − v + Jᵀμ,  M v̇ + h − Sᵀu − Jᵀλ,  J v + ∂φ/∂t,  φ )
+//
+// GGL uses the plain (not mass-weighted) Jᵀμ correction: μ vanishes on exact solutions, so the
+// weighting only changes how discretization error is pushed back, and the plain form needs no
+// M⁻¹. The Newton matrix is IDA's dense difference quotient (docs/integrators.md).
+#include <ida/ida.h>
+#include <ida/ida_ls.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+#include "../simulate/run_recorder.hpp"
+#include "kktdae/core/checks.hpp"
+#include "sundials_support.hpp"
+
+namespace kktdae::detail {
+namespace {
+
+namespace sd = sundials;
+
+struct IdaProblem {
+  AccelerationFunction* f = nullptr;
+  int nq = 0, nc = 0;
+  bool ggl = false;
+  long residual_evaluations = 0;
+  KktResult failure;
+  double failure_time = 0.0;
+  sd::ErrorLog log;
+};
+
+int residual(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* data) {
+  auto& p = *static_cast<IdaProblem*>(data);
+  ++p.residual_evaluations;
+  if (!p.failure.ok()) return -1;  // sticky, as in CVODE's right-hand side
+  const auto y = sd::view(yy);
+  const auto y_dot = sd::view(yp);
+  auto r = sd::view(rr);
+  const auto q = y.head(p.nq);
+  const auto v = y.segment(p.nq, p.nq);
+  const auto lambda = y.segment(2 * p.nq, p.nc);
+  const KktResult terms = p.f->evaluateTerms(t, q, v);
+  if (!terms.ok()) {
+    const bool trial_blew_up = !y.allFinite();
+    if (!trial_blew_up) {
+      p.failure = terms;
+      p.failure_time = t;
+    }
+    return trial_blew_up ? 1 : -1;
+  }
+  const KktWorkspace& ws = p.f->workspace();
+  const auto q_dot = y_dot.head(p.nq);
+  const auto v_dot = y_dot.segment(p.nq, p.nq);
+
+  auto r_q = r.head(p.nq);
+  r_q = q_dot - v;
+  if (p.ggl) r_q.noalias() += ws.J.transpose() * y.segment(2 * p.nq + p.nc, p.nc);
+
+  auto r_v = r.segment(p.nq, p.nq);
+  if (ws.mass_structure == MassStructure::General) {
+    r_v.noalias() = ws.M * v_dot;
+  } else {
+    r_v = ws.mass_diagonal.cwiseProduct(v_dot);
+  }
+  r_v -= ws.force;
+  r_v.noalias() -= ws.J.transpose() * lambda;
+
+  if (p.ggl) {
+    r.segment(2 * p.nq, p.nc) = ws.phi_dot;
+    r.segment(2 * p.nq + p.nc, p.nc) = ws.phi;
+  } else {
+    auto r_c = r.segment(2 * p.nq, p.nc);
+    r_c.noalias() = ws.J * v_dot;
+    r_c -= ws.constraint_target;  // J v̇ + γ + 2αφ̇ + β²φ
+  }
+  return 0;
+}
+
+void fillStatistics(void* memory, const IdaProblem& problem, Summary& summary) {
+  summary.kkt_solves = problem.f->solves();
+  summary.rhs_evaluations = problem.residual_evaluations;
+  if (memory == nullptr) return;
+  long value = 0;
+  if (IDAGetNumSteps(memory, &value) >= 0) summary.steps = value;
+  if (IDAGetNumJacEvals(memory, &value) >= 0) summary.jacobian_evaluations = value;
+  if (IDAGetNumLinSolvSetups(memory, &value) >= 0) summary.linear_solver_setups = value;
+  if (IDAGetNumErrTestFails(memory, &value) >= 0) summary.error_test_failures = value;
+  if (IDAGetNumNonlinSolvConvFails(memory, &value) >= 0) summary.convergence_failures = value;
+  sunrealtype last_step = 0.0;
+  if (IDAGetLastStep(memory, &last_step) >= 0) summary.last_step = last_step;
+}
+
+}  // namespace
+
+Summary simulateIda(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
+                    const Observer& observer) {
+  const int nq = system.nq(), nc = system.nc();
+  const bool ggl = options.integrator == Integrator::IdaGgl;
+  const int n = 2 * nq + (ggl ? 2 : 1) * nc;
+  const AdaptiveOptions& adaptive = options.adaptive;
+  RunRecorder recorder(system, options, observer, initial.t);
+  Summary& summary = recorder.summary();
+
+  // GGL enforces φ = 0 and φ̇ = 0 as residual rows: Baumgarte terms have nothing to act on.
+  const Stabilization stabilization = ggl ? Stabilization::none() : options.stabilization;
+  if (ggl && options.stabilization.kind != Stabilization::Kind::None) {
+    summary.notes = "ida_ggl ignores " + options.stabilization.describe() + ": GGL holds phi and phi_dot itself. ";
+  }
+  AccelerationFunction f(system, stabilization, options.kkt, options.controller);
+  IdaProblem problem;
+  problem.f = &f;
+  problem.nq = nq;
+  problem.nc = nc;
+  problem.ggl = ggl;
+
+  // Consistent initial values: GGL needs the state on the manifold (IDACalcIC cannot find λ, μ,
+  // which do not appear in the constraint rows); λ and v̇ then come from the KKT solve.
+  State start = initial;
+  if (ggl) {
+    const ProjectionReport projection = projectToManifold(system, start, options.projection);
+    if (!projection.converged) {
+      return recorder.finish(RunStatus::InitFailure, "ida_ggl: initial state cannot be made consistent: " +
+                                                         projection.message);
+    }
+    summary.notes += "initial projection: " + std::to_string(projection.iterations) + " iterations, |dq| " +
+                     formatDouble(projection.position_correction) + ", |dv| " +
+                     formatDouble(projection.velocity_correction);
+    spdlog::debug("ida_ggl initial projection moved q by {} and v by {} ({} iterations)",
+                  projection.position_correction, projection.velocity_correction, projection.iterations);
+  }
+  Vector qdd(nq);
+  KktResult kkt = f.evaluate(start.t, start.q, start.v, qdd);
+  if (!kkt.ok()) {
+    summary.kkt_solves = f.solves();
+    return recorder.finish(RunStatus::KktFailure, std::string("KKT solve failed (") + toString(kkt.status) +
+                                                      ") at the initial state, t = " + formatDouble(start.t) +
+                                                      " s: " + kkt.message + describeRows(kkt.offending_rows));
+  }
+  recorder.observe(start.t, start.q, start.v, f.lambda(), f.workspace(), kkt.rcond);
+
+  sd::Context context;
+  sd::VectorPtr yy = sd::makeVector(n, context), yp = sd::makeVector(n, context);
+  sd::VectorPtr id = sd::makeVector(n, context), tolerances;
+  sd::MatrixPtr matrix;
+  sd::LinearSolverPtr linear_solver;
+  sd::IdaMemoryPtr memory(IDACreate(context));
+  try {
+    if (!memory) throw sd::SetupError("IDACreate failed");
+    sd::checkIda(IDASetErrHandlerFn(memory.get(), &sd::routeErrorMessage, &problem.log), "IDASetErrHandlerFn");
+    auto y0 = sd::view(yy.get());
+    auto yp0 = sd::view(yp.get());
+    y0.setZero();
+    yp0.setZero();
+    y0.head(nq) = start.q;
+    y0.segment(nq, nq) = start.v;
+    y0.segment(2 * nq, nc) = f.lambda();
+    yp0.head(nq) = start.v;
+    yp0.segment(nq, nq) = qdd;
+    auto differential = sd::view(id.get());
+    differential.setZero();
+    differential.head(2 * nq).setOnes();
+    sd::checkIda(IDAInit(memory.get(), &residual, start.t, yy.get(), yp.get()), "IDAInit");
+    sd::checkIda(IDASetUserData(memory.get(), &problem), "IDASetUserData");
+    sd::checkIda(IDASetId(memory.get(), id.get()), "IDASetId");
+    if (ggl) sd::checkIda(IDASetSuppressAlg(memory.get(), SUNTRUE), "IDASetSuppressAlg");
+    {
+      tolerances = sd::makeVector(n, context);
+      auto atol = sd::view(tolerances.get());
+      atol.setConstant(adaptive.atol);
+      if (adaptive.atol_per_component.size() > 0) atol.head(2 * nq) = adaptive.atol_per_component;
+      // GGL's λ and μ are index-2 unknowns: left out of the error test, and weighted loosely in
+      // the Newton convergence test, which would otherwise demand digits that the O(1/h²)
+      // conditioning of their equations cannot give (IDA_CONV_FAIL from the first step).
+      if (ggl) atol.tail(2 * nc).setConstant(adaptive.ggl_multiplier_atol);
+      sd::checkIda(IDASVtolerances(memory.get(), adaptive.rtol, tolerances.get()), "IDASVtolerances");
+    }
+    matrix.reset(SUNDenseMatrix(n, n, context));
+    linear_solver.reset(SUNLinSol_Dense(yy.get(), matrix.get(), context));
+    if (!matrix || !linear_solver) throw sd::SetupError("dense matrix or linear solver allocation failed");
+    sd::checkIda(IDASetLinearSolver(memory.get(), linear_solver.get(), matrix.get()), "IDASetLinearSolver");
+    sd::checkIda(IDASetMaxNumSteps(memory.get(), adaptive.max_steps), "IDASetMaxNumSteps");
+    if (adaptive.max_step > 0.0) sd::checkIda(IDASetMaxStep(memory.get(), adaptive.max_step), "IDASetMaxStep");
+    if (adaptive.initial_step > 0.0) sd::checkIda(IDASetInitStep(memory.get(), adaptive.initial_step), "IDASetInitStep");
+  } catch (const sd::SetupError& error) {
+    fillStatistics(memory.get(), problem, summary);
+    return recorder.finish(RunStatus::SolverFailure, std::string("IDA setup failed: ") + error.what());
+  }
+
+  const auto y = sd::view(yy.get());
+  for (long k = 1; k <= options.steps; ++k) {
+    const double t_out = start.t + static_cast<double>(k) * options.dt;
+    if (adaptive.stop_at_outputs) IDASetStopTime(memory.get(), t_out);
+    sunrealtype t_reached = summary.t_final;
+    const int flag = IDASolve(memory.get(), t_out, &t_reached, yy.get(), yp.get(), IDA_NORMAL);
+    if (flag < 0) {
+      fillStatistics(memory.get(), problem, summary);
+      sunrealtype t_current = t_reached;
+      IDAGetCurrentTime(memory.get(), &t_current);
+      std::string message = "IDASolve failed with " + sd::idaFlagName(flag) + " at t = " + formatDouble(t_current) +
+                            " s (last step " + formatDouble(summary.last_step) + " s, next output " +
+                            formatDouble(t_out) + " s)";
+      if (!problem.failure.ok()) {
+        message += ": model terms failed (" + std::string(toString(problem.failure.status)) + ") at t = " +
+                   formatDouble(problem.failure_time) + " s: " + problem.failure.message +
+                   describeRows(problem.failure.offending_rows);
+      } else if (!problem.log.last_message.empty()) {
+        message += ": " + problem.log.last_message;
+      }
+      summary.failed_step = k;
+      return recorder.finish(problem.failure.ok() ? RunStatus::SolverFailure : RunStatus::KktFailure, message);
+    }
+    const auto q = y.head(nq);
+    const auto v = y.segment(nq, nq);
+    const KktResult terms = f.evaluateTerms(t_reached, q, v);  // φ and φ̇ at the output state
+    if (!terms.ok()) {
+      fillStatistics(memory.get(), problem, summary);
+      summary.failed_step = k;
+      return recorder.finish(RunStatus::KktFailure, "model terms failed at the output t = " +
+                                                        formatDouble(t_reached) + " s: " + terms.message);
+    }
+    if (k % options.observe_every == 0 || k == options.steps) {
+      recorder.observe(t_reached, q, v, y.segment(2 * nq, nc), f.workspace(), std::nan(""));
+    } else {
+      recorder.track(t_reached, f.workspace(), std::nan(""));
+    }
+  }
+  fillStatistics(memory.get(), problem, summary);
+  return recorder.finish(RunStatus::Success, "");
+}
+
+}  // namespace kktdae::detail

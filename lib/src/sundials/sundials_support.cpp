@@ -1,0 +1,53 @@
+#include "sundials_support.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <cstdlib>
+
+namespace kktdae::detail::sundials {
+
+Context::Context() {
+  if (SUNContext_Create(nullptr, &context_) != 0 || context_ == nullptr) {
+    throw std::runtime_error("SUNContext_Create failed");
+  }
+}
+
+Context::~Context() { SUNContext_Free(&context_); }
+
+VectorPtr makeVector(Eigen::Index n, SUNContext context) {
+  VectorPtr v(N_VNew_Serial(static_cast<sunindextype>(n), context));
+  if (!v) throw std::runtime_error("N_VNew_Serial(" + std::to_string(n) + ") failed");
+  N_VConst(0.0, v.get());
+  return v;
+}
+
+void routeErrorMessage(int error_code, const char* module, const char* function, char* message, void* log) {
+  spdlog::debug("SUNDIALS {} {} (code {}): {}", module ? module : "?", function ? function : "?", error_code,
+                message ? message : "");
+  auto* error_log = static_cast<ErrorLog*>(log);
+  if (error_log != nullptr && error_code < 0) {
+    error_log->last_message = message ? message : "";
+    error_log->last_function = function ? function : "";
+  }
+}
+
+namespace {
+std::string takeName(char* name) {
+  std::string text = name ? name : "UNKNOWN";
+  std::free(name);
+  return text;
+}
+}  // namespace
+
+std::string cvodeFlagName(long flag) { return takeName(CVodeGetReturnFlagName(flag)); }
+std::string idaFlagName(long flag) { return takeName(IDAGetReturnFlagName(flag)); }
+
+void checkCvode(int flag, const char* call) {
+  if (flag < 0) throw SetupError(std::string(call) + " returned " + cvodeFlagName(flag));
+}
+
+void checkIda(int flag, const char* call) {
+  if (flag < 0) throw SetupError(std::string(call) + " returned " + idaFlagName(flag));
+}
+
+}  // namespace kktdae::detail::sundials

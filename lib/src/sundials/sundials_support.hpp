@@ -1,0 +1,86 @@
+#pragma once
+// RAII handles for SUNDIALS 6.4 objects, error routing to spdlog, and flag names (internal:
+// no SUNDIALS header appears in kktdae's public headers).
+
+#include <cvode/cvode.h>
+#include <ida/ida.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sundials/sundials_linearsolver.h>
+#include <sundials/sundials_matrix.h>
+#include <sundials/sundials_nonlinearsolver.h>
+
+#include <Eigen/Core>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace kktdae::detail::sundials {
+
+/// A SUNContext, created with no MPI communicator (SUNDIALS 6's serial use).
+class Context {
+ public:
+  Context();
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+  operator SUNContext() const { return context_; }
+
+ private:
+  SUNContext context_ = nullptr;
+};
+
+struct VectorDeleter {
+  void operator()(N_Vector v) const { N_VDestroy(v); }
+};
+struct MatrixDeleter {
+  void operator()(SUNMatrix m) const { SUNMatDestroy(m); }
+};
+struct LinearSolverDeleter {
+  void operator()(SUNLinearSolver s) const { SUNLinSolFree(s); }
+};
+struct NonlinearSolverDeleter {
+  void operator()(SUNNonlinearSolver s) const { SUNNonlinSolFree(s); }
+};
+struct CvodeDeleter {
+  void operator()(void* memory) const { CVodeFree(&memory); }
+};
+struct IdaDeleter {
+  void operator()(void* memory) const { IDAFree(&memory); }
+};
+
+using VectorPtr = std::unique_ptr<std::remove_pointer_t<N_Vector>, VectorDeleter>;
+using MatrixPtr = std::unique_ptr<std::remove_pointer_t<SUNMatrix>, MatrixDeleter>;
+using LinearSolverPtr = std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, LinearSolverDeleter>;
+using NonlinearSolverPtr = std::unique_ptr<std::remove_pointer_t<SUNNonlinearSolver>, NonlinearSolverDeleter>;
+using CvodeMemoryPtr = std::unique_ptr<void, CvodeDeleter>;
+using IdaMemoryPtr = std::unique_ptr<void, IdaDeleter>;
+
+/// A serial N_Vector of length n, zeroed; throws std::runtime_error if SUNDIALS cannot allocate.
+VectorPtr makeVector(Eigen::Index n, SUNContext context);
+
+/// The vector's data as an Eigen map (no copy).
+inline Eigen::Map<Eigen::VectorXd> view(N_Vector v) {
+  return {N_VGetArrayPointer(v), static_cast<Eigen::Index>(N_VGetLength(v))};
+}
+
+/// Collects the last message SUNDIALS reported, after sending it to spdlog (never to stderr).
+struct ErrorLog {
+  std::string last_message;
+  std::string last_function;
+};
+void routeErrorMessage(int error_code, const char* module, const char* function, char* message, void* log);
+
+/// "CV_CONV_FAILURE" etc. (SUNDIALS allocates the name; this frees it).
+std::string cvodeFlagName(long flag);
+std::string idaFlagName(long flag);
+
+/// Thrown (and caught inside the drivers) when a setup call returns a failure flag.
+struct SetupError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+/// Throws SetupError("<call> returned <FLAG>") unless flag >= 0 (CVODE convention).
+void checkCvode(int flag, const char* call);
+void checkIda(int flag, const char* call);
+
+}  // namespace kktdae::detail::sundials
