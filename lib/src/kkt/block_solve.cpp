@@ -1,5 +1,6 @@
 #include <limits>
 
+#include "condition_estimate.hpp"
 #include "dependent_rows.hpp"
 #include "kkt_steps.hpp"
 
@@ -8,6 +9,7 @@ namespace kktdae::detail {
 KktResult solveBlock(const KktOptions& options, KktWorkspace& ws) {
   const int nq = ws.nq;
   const int nc = ws.nc;
+  ws.ensureBlockStorage();
   // The M block and the zero block change only when M does; PartialPivLU factorizes a copy, so
   // the assembled matrix survives between solves.
   if (ws.mass_structure != MassStructure::ConstantDiagonal || !ws.block_constant_part_ready) {
@@ -38,7 +40,23 @@ KktResult solveBlock(const KktOptions& options, KktWorkspace& ws) {
     result.message = "block KKT matrix is singular (zero pivot in LU): constraint rows are dependent";
     return result;
   }
-  const double rcond = options.estimate_condition ? ws.block_lu.rcond() : 1.0;
+  double rcond = 1.0;
+  if (options.estimate_condition) {
+    // block_solution is free until the real solve below: the probes go through it (no aliasing).
+    auto solve = [&](Vector& v) {
+      ws.block_solution = ws.block_lu.solve(v);
+      v = ws.block_solution;
+    };
+    // Aᵀ = Uᵀ Lᵀ P: Eigen's lu.transpose().solve() allocates, these three steps do not.
+    auto solveTransposed = [&](Vector& v) {
+      ws.block_lu.matrixLU().triangularView<Eigen::Upper>().transpose().solveInPlace(v);
+      ws.block_lu.matrixLU().triangularView<Eigen::UnitLower>().transpose().solveInPlace(v);
+      ws.block_solution.noalias() = ws.block_lu.permutationP().transpose() * v;
+      v = ws.block_solution;
+    };
+    auto& work = ws.block_condition;
+    rcond = reciprocalCondition(oneNorm(ws.block), inverseOneNormEstimate(solve, solveTransposed, work.x, work.y, work.z));
+  }
   ws.block_solution = ws.block_lu.solve(ws.block_rhs);
   ws.qdd = ws.block_solution.head(nq);
   ws.lambda = ws.block_solution.tail(nc);

@@ -28,6 +28,13 @@ KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVec
       [[fallthrough]];
     case MassStructure::Diagonal:
       system.massDiagonal(q, ws.mass_diagonal);
+      if (ws.nq > 0 && (!(ws.mass_diagonal.minCoeff() > 0.0) || !ws.mass_diagonal.allFinite())) {
+        KktResult result;
+        result.status = KktStatus::Singular;
+        result.rcond = 0.0;
+        result.message = "mass matrix M is not positive definite (a diagonal entry is <= 0 or not finite)";
+        return result;
+      }
       ws.inverse_mass_diagonal = ws.mass_diagonal.cwiseInverse();
       ws.constant_mass_ready = true;
       break;

@@ -8,7 +8,7 @@ KktWorkspace::KktWorkspace(const ConstrainedSystem& system)
   lambda = Vector::Zero(nc);
   mass_diagonal = Vector::Ones(nq);
   inverse_mass_diagonal = Vector::Ones(nq);
-  M = Matrix::Zero(nq, nq);
+  if (mass_structure == MassStructure::General) M = Matrix::Zero(nq, nq);
   h = Vector::Zero(nq);
   S = Matrix::Zero(nu, nq);
   force = Vector::Zero(nq);
@@ -24,10 +24,25 @@ KktWorkspace::KktWorkspace(const ConstrainedSystem& system)
   schur = Matrix::Zero(nc, nc);
   schur_rhs = Vector::Zero(nc);
   schur_llt = Eigen::LLT<Matrix>(nc);
-  block = Matrix::Zero(nq + nc, nq + nc);
-  block_rhs = Vector::Zero(nq + nc);
-  block_solution = Vector::Zero(nq + nc);
-  block_lu = Eigen::PartialPivLU<Matrix>(nq + nc);
+  schur_condition.ensureSize(nc);
+}
+
+void KktWorkspace::ConditionWork::ensureSize(Eigen::Index n) {
+  if (x.size() == n) return;
+  x = Vector::Zero(n);
+  y = Vector::Zero(n);
+  z = Vector::Zero(n);
+}
+
+void KktWorkspace::ensureBlockStorage() {
+  const int n = nq + nc;
+  if (block.rows() == n) return;
+  block = Matrix::Zero(n, n);
+  block_rhs = Vector::Zero(n);
+  block_solution = Vector::Zero(n);
+  block_lu = Eigen::PartialPivLU<Matrix>(n);
+  block_condition.ensureSize(n);
+  block_constant_part_ready = false;
 }
 
 }  // namespace kktdae

@@ -1,3 +1,4 @@
+#include "condition_estimate.hpp"
 #include "dependent_rows.hpp"
 #include "kkt_steps.hpp"
 
@@ -52,7 +53,12 @@ KktResult solveSchur(const Stabilization& stabilization, const KktOptions& optio
     return breakdown("J M⁻¹ Jᵀ is not positive definite: constraint rows are dependent",
                      dependentConstraintRows(ws.J));
   }
-  const double rcond = options.estimate_condition ? ws.schur_llt.rcond() : 1.0;
+  double rcond = 1.0;
+  if (options.estimate_condition) {
+    auto solve = [&](Vector& v) { ws.schur_llt.solveInPlace(v); };  // symmetric: Aᵀ = A
+    auto& work = ws.schur_condition;
+    rcond = reciprocalCondition(oneNorm(ws.schur), inverseOneNormEstimate(solve, solve, work.x, work.y, work.z));
+  }
   ws.lambda = ws.schur_llt.solve(ws.schur_rhs);
 
   if (diagonal) {

@@ -10,8 +10,8 @@
 
 namespace kktdae {
 
-/// Everything solveAccelerations() writes, sized once for (nq, nc, nu): after construction no
-/// solve allocates. After a solve, `qdd` and `lambda` hold the answer, and `phi`, `phi_dot`,
+/// Everything solveAccelerations() writes, sized for (nq, nc, nu): the buffers of the form in use
+/// are sized at its first solve (warm-up), after which no solve allocates. After a solve, `qdd` and `lambda` hold the answer, and `phi`, `phi_dot`,
 /// `J`, `gamma` the constraint quantities at the solved state (callers reuse them for metrics).
 /// One workspace per thread; it belongs to one system's sizes.
 struct KktWorkspace {
@@ -28,7 +28,7 @@ struct KktWorkspace {
   Vector mass_diagonal;          ///< diag(M) for diagonal models, nq
   Vector inverse_mass_diagonal;  ///< 1 / diag(M), nq
   bool constant_mass_ready = false;  ///< ConstantDiagonal models: M cached after first solve
-  Matrix M;          ///< nq×nq (general models and the block form)
+  Matrix M;          ///< nq×nq, general models only (diagonal ones use mass_diagonal)
   Vector h;          ///< nq
   Matrix S;          ///< nu×nq
   Vector force;      ///< f = Sᵀu − h, nq
@@ -47,12 +47,23 @@ struct KktWorkspace {
   Vector schur_rhs;             ///< nc
   Eigen::LLT<Matrix> schur_llt;
 
-  // --- block form ---------------------------------------------------------------------
+  /// Three vectors for the allocation-free condition estimate of one factorization.
+  struct ConditionWork {
+    Vector x, y, z;
+    void ensureSize(Eigen::Index n);
+  };
+  ConditionWork schur_condition;
+
+  // --- block form (sized at the first block solve) -------------------------------------
   Matrix block;      ///< [M −Jᵀ; J 0], (nq+nc)²
   Vector block_rhs;  ///< [f; target]
   Vector block_solution;
   Eigen::PartialPivLU<Matrix> block_lu;
   bool block_constant_part_ready = false;
+  ConditionWork block_condition;
+
+  /// Sizes the block-form buffers (a no-op after the first call).
+  void ensureBlockStorage();
 };
 
 }  // namespace kktdae
