@@ -1,6 +1,17 @@
 #include "kktdae/integrators/fixed_steppers.hpp"
 
+#include "kktdae/core/checks.hpp"
+
 namespace kktdae {
+namespace {
+
+/// A failed stage's result, its message saying at which stage time it failed.
+KktResult withStageTime(KktResult result, double stage_time) {
+  result.message = "at stage time " + formatDouble(stage_time) + " s: " + result.message;
+  return result;
+}
+
+}  // namespace
 
 StepWorkspace::StepWorkspace(int nq)
     : q_stage(Vector::Zero(nq)),
@@ -35,20 +46,22 @@ KktResult rk4Step(AccelerationFunction& f, State& state, double dt, ConstVectorR
   // k1 = (v, qdd); stage 2 at (q + dt/2·v, v + dt/2·qdd).
   ws.q_stage = state.q + half * state.v;
   ws.v_stage = state.v + half * qdd;
-  ws.q_next = ws.v_stage;  // k2q, kept for the final combination
-  if (auto r = f.evaluate(t + half, ws.q_stage, ws.v_stage, ws.a2); !r.ok()) return r;
+  Vector& k2q = ws.q_next;  // the stage velocities, kept for the final combination
+  Vector& k3q = ws.v_next;
+  k2q = ws.v_stage;
+  if (auto r = f.evaluate(t + half, ws.q_stage, ws.v_stage, ws.a2); !r.ok()) return withStageTime(r, t + half);
   // Stage 3 at (q + dt/2·k2q, v + dt/2·k2v).
-  ws.q_stage = state.q + half * ws.q_next;
+  ws.q_stage = state.q + half * k2q;
   ws.v_stage = state.v + half * ws.a2;
-  ws.v_next = ws.v_stage;  // k3q
-  if (auto r = f.evaluate(t + half, ws.q_stage, ws.v_stage, ws.a3); !r.ok()) return r;
+  k3q = ws.v_stage;
+  if (auto r = f.evaluate(t + half, ws.q_stage, ws.v_stage, ws.a3); !r.ok()) return withStageTime(r, t + half);
   // Stage 4 at (q + dt·k3q, v + dt·k3v).
-  ws.q_stage = state.q + dt * ws.v_next;
+  ws.q_stage = state.q + dt * k3q;
   ws.v_stage = state.v + dt * ws.a3;  // k4q
-  if (auto r = f.evaluate(t + dt, ws.q_stage, ws.v_stage, ws.a4); !r.ok()) return r;
+  if (auto r = f.evaluate(t + dt, ws.q_stage, ws.v_stage, ws.a4); !r.ok()) return withStageTime(r, t + dt);
 
   const double sixth = dt / 6.0;
-  state.q += sixth * (((state.v + 2.0 * ws.q_next) + 2.0 * ws.v_next) + ws.v_stage);
+  state.q += sixth * (((state.v + 2.0 * k2q) + 2.0 * k3q) + ws.v_stage);
   state.v += sixth * (((qdd + 2.0 * ws.a2) + 2.0 * ws.a3) + ws.a4);
   state.t = t + dt;
   return {};

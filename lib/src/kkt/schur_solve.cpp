@@ -42,7 +42,8 @@ KktResult solveSchur(const Stabilization& stabilization, const KktOptions& optio
   ws.schur.noalias() = ws.J * ws.inverse_mass_jt;
 
   // Right-hand side in seed 000's order of operations, −(J M⁻¹ f + γ) − (2α φ̇ + β² φ), so that
-  // the chapter's runs are reproduced bit for bit where the arithmetic allows.
+  // the chapter's runs are reproduced as closely as the arithmetic allows
+  // (docs/seed-reproduction.md: identical for the pendulum, chaos-limited for longer chains).
   ws.schur_rhs.noalias() = ws.J * ws.free_acceleration;
   ws.schur_rhs += ws.gamma;
   ws.schur_rhs = -ws.schur_rhs;

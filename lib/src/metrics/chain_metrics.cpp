@@ -1,6 +1,7 @@
 #include "kktdae/metrics/chain_metrics.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace kktdae {
 
@@ -14,7 +15,14 @@ void ChainMetricsObserver::observe(double t, ConstVectorRef q, ConstVectorRef v)
 
 ChainRunMetrics ChainMetricsObserver::metrics() const {
   ChainRunMetrics result = partial_;
-  result.energy_rel_max = energy_.maxAbsDrift() / chain_.energyScale();
+  if (result.samples == 0) {  // nothing observed: no number is honest
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    result.max_violation = result.final_violation = result.energy_rel_max = nan;
+    result.tip_final.setConstant(nan);
+    return result;
+  }
+  const double scale = chain_.energyScale();
+  result.energy_rel_max = scale > 0.0 ? energy_.maxAbsDrift() / scale : std::numeric_limits<double>::quiet_NaN();
   return result;
 }
 

@@ -44,7 +44,7 @@ void subtractStabilizationTerms(const Stabilization& stabilization, ConstVectorR
                                 ConstVectorRef phi_dot, VectorRef target) {
   if (stabilization.kind != Stabilization::Kind::Baumgarte) return;
   // Grouped as (2α)·φ̇ + (β·β)·φ: the same operations, in the same order, as seed 000's
-  // `2.0 * omega * gdot + omega ** 2 * g`, so the seed's runs are reproduced to the last bit.
+  // `2.0 * omega * gdot + omega ** 2 * g`, so the seed's runs are reproduced as closely as possible.
   const double damping = 2.0 * stabilization.alpha;
   const double stiffness = stabilization.beta * stabilization.beta;
   target.array() -= damping * phi_dot.array() + stiffness * phi.array();

@@ -9,7 +9,8 @@
 
 namespace kktdae {
 
-/// The numbers seed 000's table and metrics.json report for one run.
+/// The numbers seed 000's table and metrics.json report for one run. All NaN when no state was
+/// observed; energy_rel_max is NaN when the energy scale Σm·g·ΣL is 0 (no gravity).
 struct ChainRunMetrics {
   double max_violation = 0.0;    ///< max over states of max_k | |d_k| − L_k | [m]
   double final_violation = 0.0;  ///< the same at the last observed state [m]

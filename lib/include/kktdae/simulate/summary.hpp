@@ -24,8 +24,8 @@ const char* toString(RunStatus status);
 struct Summary {
   RunStatus status = RunStatus::NotRun;
   std::string message;  ///< what happened, where and when, in words
-  Integrator integrator = Integrator::SemiImplicitEuler;
-  KktForm form = KktForm::Schur;
+  Integrator integrator = Integrator::SemiImplicitEuler;  ///< the integrator that ran
+  KktForm form = KktForm::Schur;                           ///< the KKT form used for q̈ and λ
 
   long steps = 0;       ///< steps completed: fixed steps, or the adaptive solver's internal steps
   long outputs = 0;     ///< states handed to the observer (the initial one included)
@@ -40,13 +40,15 @@ struct Summary {
   /// and how far an initial projection moved the state. Empty when nothing to say.
   std::string notes;
   double t_final = 0.0; ///< time of the last good (observed or reached) state
-  long failed_step = -1;  ///< 1-based index of the step that failed, −1 if none
+  /// The step (fixed-step) or output interval (adaptive) that failed: 0 for the initial state,
+  /// k ≥ 1 for the k-th; −1 if none failed.
+  long failed_step = -1;
   double wall_seconds = 0.0;
 
-  double max_phi_inf = 0.0;      ///< max over observed states of ‖φ‖∞
-  double max_phi_dot_inf = 0.0;  ///< max over observed states of ‖φ̇‖∞ = ‖J q̇ + ∂φ/∂t‖∞
-  double final_phi_inf = 0.0;
-  double final_phi_dot_inf = 0.0;
+  double max_phi_inf = 0.0;      ///< max of ‖φ‖∞ over every step's (or output's) state
+  double max_phi_dot_inf = 0.0;  ///< the same for ‖φ̇‖∞ = ‖J q̇ + ∂φ/∂t‖∞
+  double final_phi_inf = 0.0;    ///< ‖φ‖∞ at the last state reached
+  double final_phi_dot_inf = 0.0;  ///< ‖φ̇‖∞ at the last state reached
   double min_rcond = std::numeric_limits<double>::infinity();  ///< worst KKT condition estimate seen
 
   bool ok() const { return status == RunStatus::Success; }
