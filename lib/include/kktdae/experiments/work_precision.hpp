@@ -1,0 +1,57 @@
+#pragma once
+/// @file
+/// Work–precision comparison of integrators: error at a horizon against the work it cost.
+
+#include <string>
+#include <vector>
+
+#include "kktdae/simulate/simulate.hpp"
+
+namespace kktdae {
+
+/// One run of a comparison: an integrator at one setting (dt for fixed-step, rtol for adaptive).
+struct WorkPrecisionCase {
+  Integrator integrator = Integrator::Rk4;
+  double dt = 0.01;    ///< fixed-step size [s] (fixed-step integrators)
+  double rtol = 1e-6;  ///< relative tolerance (adaptive integrators); atol = atol_ratio · rtol
+};
+
+struct WorkPrecisionOptions {
+  double horizon = 2.0;          ///< T [s]; errors are measured at T
+  double output_dt = 0.01;       ///< output grid of the adaptive runs [s]; must divide T
+  double atol_ratio = 1e-2;      ///< atol = atol_ratio · rtol
+  Stabilization stabilization = Stabilization::none();
+  KktOptions kkt;
+  int timing_repeats = 3;        ///< runs per case; the wall time reported is their median
+  /// Reference: ida_ggl at this tolerance (atol = atol_ratio · rtol)…
+  double reference_rtol = 1e-12;
+  /// …cross-checked by RK4 at this dt and dt/2, Richardson-extrapolated (RK4: error ∝ dt⁴).
+  double reference_rk4_dt = 2.5e-4;
+  void validate() const;
+};
+
+struct WorkPrecisionResult {
+  WorkPrecisionCase setting;
+  Summary summary;
+  double error = 0.0;            ///< ‖y(T) − y_ref(T)‖∞ over (q, v)
+  double max_phi_inf = 0.0;      ///< max ‖φ‖∞ over the run
+  double energy_drift = 0.0;     ///< max |E − E0| [J]
+  double wall_seconds = 0.0;     ///< median over the repeats
+};
+
+struct WorkPrecisionReport {
+  Vector reference;                      ///< (q, v) at T from ida_ggl
+  double reference_cross_check = 0.0;    ///< ‖ida_ggl − Richardson(RK4)‖∞ at T
+  double richardson_estimate = 0.0;      ///< ‖RK4(dt/2) − RK4(dt)‖∞/15: RK4(dt/2)'s own error
+  Summary reference_summary;
+  std::vector<WorkPrecisionResult> results;
+};
+
+/// Runs the reference, then each case, from `start` to the horizon. A case that fails keeps its
+/// Summary (status, message) and error = NaN. Throws std::invalid_argument for invalid options or
+/// when the reference itself fails (nothing can be measured without it).
+WorkPrecisionReport runWorkPrecision(const ConstrainedSystem& system, const State& start,
+                                     const std::vector<WorkPrecisionCase>& cases,
+                                     const WorkPrecisionOptions& options);
+
+}  // namespace kktdae
