@@ -77,3 +77,60 @@ TEST_CASE("error dynamics: on the linear-constraint model each integrator maps (
     }
   }
 }
+
+TEST_CASE("error dynamics: measured stability limits on the linear model match the derived ones",
+          "[stabilization][errdyn]") {
+  const PointOnPlane plane;
+  const State start = plane.offManifoldState(0.01, 0.0, 0.5);
+  for (Integrator integrator : {Integrator::ExplicitEuler, Integrator::SemiImplicitEuler, Integrator::Rk4}) {
+    const double derived = baumgarteStabilityLimit(integrator, 1.0);
+    StabilityMapOptions options;
+    options.integrator = integrator;
+    options.dts = {0.005};
+    // Long runs: just below the limit the critically damped (Jordan-block) error first grows
+    // like n·ρⁿ before it decays; 4000 steps let that transient die for ρ ≤ 0.99.
+    options.min_steps = 4000;
+    const double resolution = 0.01;  // dt·ω grid spacing
+    for (double x = derived - 0.2; x <= derived + 0.2; x += resolution) options.omegas.push_back(x / 0.005);
+    const auto cells = runStabilityMap(plane, start, options);
+    const double measured = measuredStabilityLimit(cells);
+    INFO(toString(integrator) << ": derived " << derived << ", measured " << measured);
+    // The first growing grid point lies within one grid step above the derived limit (at the
+    // limit itself the critically damped Jordan block already grows linearly).
+    CHECK(measured >= derived - 1e-9);
+    CHECK(measured <= derived + resolution + 1e-9);
+    for (const StabilityCell& cell : cells) {
+      if (cell.dt * cell.omega < derived - resolution) CHECK(cell.behaviour == ErrorBehaviour::Decays);
+    }
+  }
+}
+
+TEST_CASE("baumgarte guidance: gains sit inside the stability limit and follow the documented rule",
+          "[stabilization][errdyn]") {
+  const auto semi = recommendBaumgarte(Integrator::SemiImplicitEuler, 0.005);
+  CHECK(semi.dt_omega == Approx(0.5 * 2.0 * (std::sqrt(2.0) - 1.0)));
+  CHECK(semi.omega == Approx(semi.dt_omega / 0.005));
+  CHECK(semi.stabilization.alpha == semi.stabilization.beta);
+  CHECK(errorStepSpectralRadius(Integrator::SemiImplicitEuler, 0.005, semi.stabilization.alpha,
+                                semi.stabilization.beta) < 1.0);
+  const auto rk4 = recommendBaumgarte(Integrator::Rk4, 0.005);
+  CHECK(rk4.dt_omega == Approx(0.1));
+  const auto damped = recommendBaumgarte(Integrator::ExplicitEuler, 0.01, {0.7, 0.4});
+  CHECK(damped.dt_omega == Approx(0.4 * 1.4));
+  CHECK(damped.stabilization.alpha == Approx(0.7 * damped.omega));
+  CHECK_THROWS_WITH(recommendBaumgarte(Integrator::CvodeBdf, 0.01), Catch::Matchers::Contains("cvode_bdf"));
+  CHECK_THROWS_WITH(recommendBaumgarte(Integrator::ExplicitEuler, 0.01, {0.0, 0.0}), Catch::Matchers::Contains("zeta"));
+  CHECK_THROWS_WITH(recommendBaumgarte(Integrator::Rk4, -1.0), Catch::Matchers::Contains("dt"));
+  // The recommendation beats the chapter's omega = 20 on the chapter's run (semi-implicit).
+  const PendulumChain chain(PendulumChainParams::uniform(2));
+  SimulationOptions options;
+  options.steps = 4000;
+  auto worst = [&](const Stabilization& s) {
+    options.stabilization = s;
+    ChainMetricsObserver m(chain);
+    simulate(chain, chain.initialState(0.013696168732145436), options,
+             [&](double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef) { m.observe(t, q, v); });
+    return m.metrics().max_violation;
+  };
+  CHECK(worst(semi.stabilization) < worst(Stabilization::critical(20.0)) / 2.0);
+}

@@ -1,0 +1,54 @@
+#pragma once
+/// @file
+/// Where Baumgarte stabilization stops working: runs over a grid of (dt, ω) classified by what the
+/// constraint error does.
+
+#include <string>
+#include <vector>
+
+#include "kktdae/simulate/simulate.hpp"
+
+namespace kktdae {
+
+/// What the constraint error e = ‖φ‖∞ did over a run, judged against its start e0
+/// (thresholds in StabilityMapOptions, defaults as in docs/baumgarte.md).
+enum class ErrorBehaviour {
+  Decays,   ///< max e over the last tenth of the run < decay_ratio · e0
+  Bounded,  ///< neither decays nor grows
+  Grows,    ///< max e over the last tenth > e0
+  BlowUp,   ///< non-finite state, failed solve, or e > blowup_ratio · e0 at any time
+};
+
+const char* toString(ErrorBehaviour behaviour);
+
+struct StabilityMapOptions {
+  Integrator integrator = Integrator::SemiImplicitEuler;  ///< fixed-step only
+  std::vector<double> dts{0.005};     ///< step sizes [s]
+  std::vector<double> omegas{20.0};   ///< Baumgarte ω = β [rad/s]; α = ζ ω
+  double zeta = 1.0;                  ///< damping ratio ζ ≥ 0
+  double horizon = 2.0;               ///< each run's length [s] (rounded to whole steps)
+  long min_steps = 400;               ///< …but at least this many steps
+  double blowup_ratio = 1e6;
+  double decay_ratio = 1e-3;
+  KktForm form = KktForm::Schur;
+  void validate() const;
+};
+
+struct StabilityCell {
+  double dt = 0.0, omega = 0.0;
+  ErrorBehaviour behaviour = ErrorBehaviour::Bounded;
+  double e0 = 0.0;               ///< ‖φ(q0)‖∞
+  double late_max = 0.0;         ///< max e over the last tenth of the observed run
+  long steps = 0;                ///< steps completed
+};
+
+/// One run per (dt, ω) pair, from `start` (which must be off the manifold: e0 > 0), in the order
+/// dts × omegas (dt outer). Throws std::invalid_argument if e0 = 0 or the options are invalid.
+std::vector<StabilityCell> runStabilityMap(const ConstrainedSystem& system, const State& start,
+                                           const StabilityMapOptions& options);
+
+/// The smallest dt·ω among cells that grow or blow up, scanning each dt row in increasing ω;
+/// +inf when none do. The measured counterpart of baumgarteStabilityLimit().
+double measuredStabilityLimit(const std::vector<StabilityCell>& cells);
+
+}  // namespace kktdae
