@@ -6,6 +6,7 @@
 #include "kktdae/core/state.hpp"
 #include "kktdae/core/types.hpp"
 #include "kktdae/experiments/chain_comparison.hpp"
+#include "kktdae/experiments/error_dynamics_check.hpp"
 #include "kktdae/experiments/stability_map.hpp"
 #include "kktdae/experiments/work_precision.hpp"
 #include "kktdae/integrators/acceleration_function.hpp"

@@ -134,3 +134,40 @@ TEST_CASE("baumgarte guidance: gains sit inside the stability limit and follow t
   };
   CHECK(worst(semi.stabilization) < worst(Stabilization::critical(20.0)) / 2.0);
 }
+
+TEST_CASE("error dynamics: measured e(t) and e'(t) follow the closed form on the circle, a chain and the plane",
+          "[stabilization][errdyn]") {
+  const CircleMass circle;
+  const PendulumChain chain(PendulumChainParams::uniform(3));
+  const PointOnPlane plane;
+  State stretched = chain.initialState(0.3);
+  stretched.q *= 1.02;  // every link 2 % long
+  for (Eigen::Index i = 0; i < stretched.v.size(); ++i) stretched.v[i] = 0.1 * static_cast<double>((i * 7) % 5 - 2);
+  struct Case {
+    const ConstrainedSystem* system;
+    State start;
+    double q_scale;  ///< ‖q‖∞ over the run, roughly: the solver's error is relative to it
+  };
+  const Case cases[] = {{&circle, circle.initialState(1.01), 1.0},
+                        {&chain, stretched, 3.1},
+                        {&plane, plane.offManifoldState(0.01, -0.2, 0.5), 2.0}};
+  const std::pair<double, double> gains[] = {{5.0, 10.0}, {10.0, 10.0}, {20.0, 10.0}};  // under, critical, over
+  for (const Case& c : cases) {
+    for (const auto& [alpha, beta] : gains) {
+      ErrorDynamicsCheckOptions options;
+      options.alpha = alpha;
+      options.beta = beta;
+      options.rtol = 1e-10;
+      options.atol = 1e-12;
+      const ErrorDynamicsCheck check = checkErrorDynamics(*c.system, c.start, options);
+      INFO(c.system->name() << " alpha " << alpha << " beta " << beta << ": deviation " << check.max_rel_deviation
+                            << " (rate " << check.max_rel_deviation_rate << ") of max|e| " << check.e0_max);
+      REQUIRE(check.summary.ok());
+      // The identity is exact, so what remains is the solver's error in q, O(rtol·|q|) and grown
+      // over the run; 100·rtol·|q| bounds it (measured 15–30·rtol·|q|), relative to max|e| ≈ e0.
+      const double bound = 100.0 * options.rtol * c.q_scale / check.e0_max;
+      CHECK(check.max_rel_deviation < bound);
+      CHECK(check.max_rel_deviation_rate < 10.0 * bound);
+    }
+  }
+}
