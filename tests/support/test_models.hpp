@@ -168,3 +168,30 @@ inline Vector randomVector(std::mt19937_64& rng, Eigen::Index n, double scale) {
 }
 
 }  // namespace kktdae::testing
+
+namespace kktdae::testing {
+
+/// A point held to two concentric circles of different radii: no state satisfies both, the
+/// target of a projection that cannot succeed.
+class InconsistentCircles final : public ConstrainedSystem {
+ public:
+  std::string name() const override { return "inconsistent_circles"; }
+  int nq() const override { return 2; }
+  int nc() const override { return 2; }
+  MassStructure massStructure() const override { return MassStructure::ConstantDiagonal; }
+  void massDiagonal(ConstVectorRef, VectorRef d) const override { d.setOnes(); }
+  void bias(ConstVectorRef, ConstVectorRef, double, VectorRef h) const override { h.setZero(); }
+  void constraint(ConstVectorRef q, double, VectorRef phi) const override {
+    phi << q.squaredNorm() - 1.0, q.squaredNorm() - 4.0;
+  }
+  void constraintJacobian(ConstVectorRef q, double, MatrixRef J) const override {
+    J.row(0) = 2.0 * q.transpose();
+    J.row(1) = 2.0 * q.transpose();
+  }
+  void constraintBias(ConstVectorRef, ConstVectorRef v, double, VectorRef gamma) const override {
+    gamma.setConstant(2.0 * v.squaredNorm());
+  }
+  double potentialEnergy(ConstVectorRef, double) const override { return 0.0; }
+};
+
+}  // namespace kktdae::testing

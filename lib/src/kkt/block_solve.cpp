@@ -6,7 +6,25 @@
 
 namespace kktdae::detail {
 
-KktResult solveBlock(const KktOptions& options, KktWorkspace& ws) {
+namespace {
+
+/// diag(J M⁻¹ Jᵀ) without forming the product: what soft constraints scale R by.
+bool constraintSpaceDiagonal(KktWorkspace& ws) {
+  if (ws.mass_structure == MassStructure::General) {
+    ws.mass_llt.compute(ws.M);
+    if (ws.mass_llt.info() != Eigen::Success) return false;
+    ws.inverse_mass_jt = ws.J.transpose();
+    ws.mass_llt.solveInPlace(ws.inverse_mass_jt);
+    ws.constraint_diagonal = (ws.J.transpose().cwiseProduct(ws.inverse_mass_jt)).colwise().sum().transpose();
+  } else {
+    ws.constraint_diagonal = ws.J.cwiseAbs2() * ws.inverse_mass_diagonal;
+  }
+  return true;
+}
+
+}  // namespace
+
+KktResult solveBlock(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws) {
   const int nq = ws.nq;
   const int nc = ws.nc;
   ws.ensureBlockStorage();
@@ -21,6 +39,19 @@ KktResult solveBlock(const KktOptions& options, KktWorkspace& ws) {
     }
     ws.block.bottomRightCorner(nc, nc).setZero();
     ws.block_constant_part_ready = true;
+  }
+  if (stabilization.kind == Stabilization::Kind::Soft) {
+    // [M −Jᵀ; J R]: the constraint row reads J q̈ + R λ = a_ref − γ (docs/stabilization.md).
+    if (!constraintSpaceDiagonal(ws)) {
+      KktResult result;
+      result.status = KktStatus::Singular;
+      result.rcond = 0.0;
+      result.message = "mass matrix M is not positive definite (Cholesky failed)";
+      return result;
+    }
+    softRegularization(stabilization, ws.phi, ws.constraint_diagonal, ws.regularization);
+    ws.block.bottomRightCorner(nc, nc).diagonal() = ws.regularization;
+    ws.block_constant_part_ready = false;  // the corner is no longer the constant zero block
   }
   ws.block.topRightCorner(nq, nc) = -ws.J.transpose();
   ws.block.bottomLeftCorner(nc, nq) = ws.J;

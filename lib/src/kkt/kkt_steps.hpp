@@ -19,7 +19,7 @@ KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVec
 KktResult solveSchur(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws);
 
 /// Block (full KKT) solve on evaluated terms; writes ws.lambda and ws.qdd.
-KktResult solveBlock(const KktOptions& options, KktWorkspace& ws);
+KktResult solveBlock(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws);
 
 /// Shared ending: condition check, then non-finite solution check.
 KktResult finishSolve(double rcond, const KktOptions& options, const KktWorkspace& ws);

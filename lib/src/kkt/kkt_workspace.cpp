@@ -18,6 +18,8 @@ KktWorkspace::KktWorkspace(const ConstrainedSystem& system)
   gamma = Vector::Zero(nc);
   J = Matrix::Zero(nc, nq);
   constraint_target = Vector::Zero(nc);
+  constraint_diagonal = Vector::Zero(nc);
+  regularization = Vector::Zero(nc);
   mass_llt = Eigen::LLT<Matrix>(nq);
   inverse_mass_jt = Matrix::Zero(nq, nc);
   free_acceleration = Vector::Zero(nq);

@@ -40,6 +40,12 @@ KktResult solveSchur(const Stabilization& stabilization, const KktOptions& optio
     return finishSolve(1.0, options, ws);
   }
   ws.schur.noalias() = ws.J * ws.inverse_mass_jt;
+  if (stabilization.kind == Stabilization::Kind::Soft) {
+    // (J M⁻¹ Jᵀ + R) λ = a_ref − a₀: the regularized system of MuJoCo's soft constraints.
+    ws.constraint_diagonal = ws.schur.diagonal();
+    softRegularization(stabilization, ws.phi, ws.constraint_diagonal, ws.regularization);
+    ws.schur.diagonal() += ws.regularization;
+  }
 
   // Right-hand side in seed 000's order of operations, −(J M⁻¹ f + γ) − (2α φ̇ + β² φ), so that
   // the chapter's runs are reproduced as closely as the arithmetic allows

@@ -17,7 +17,7 @@ KktResult solveAccelerations(const ConstrainedSystem& system, double t, ConstVec
   KktResult result = detail::evaluateModelTerms(system, t, q, v, u, stabilization, ws);
   if (!result.ok()) return result;
   return options.form == KktForm::Schur ? detail::solveSchur(stabilization, options, ws)
-                                        : detail::solveBlock(options, ws);
+                                        : detail::solveBlock(stabilization, options, ws);
 }
 
 }  // namespace kktdae

@@ -28,6 +28,8 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
   Summary& summary = recorder.summary();
   AccelerationFunction f(system, options.stabilization, options.kkt, options.controller);
   StepWorkspace step_ws(system.nq());
+  ProjectionWorkspace projection_ws(system);
+  const bool project = options.stabilization.project_after_step;
   State state = initial;
   Vector qdd = Vector::Zero(system.nq());
 
@@ -43,6 +45,8 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
                                              where + ": " + kkt.message + describeRows(kkt.offending_rows));
   };
 
+  std::string failure;
+  if (!projectInitialState(system, state, options, summary, failure)) return finish(RunStatus::InitFailure, failure);
   KktResult kkt = f.evaluate(state.t, state.q, state.v, qdd);
   if (!kkt.ok()) return kktFailure(kkt, 0, state.t, "at the initial state");
   recorder.observe(state.t, state.q, state.v, f.lambda(), f.workspace(), kkt.rcond);
@@ -56,6 +60,15 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
       summary.failed_step = k;
       return finish(RunStatus::NonFiniteState, "non-finite state after step " + std::to_string(k) + " (t = " +
                                                    formatDouble(state.t) + " s): " + firstNonFinite(state.q, state.v));
+    }
+    if (project) {
+      const ProjectionReport report = projectToManifold(system, state, options.projection, projection_ws);
+      if (!report.converged) {
+        summary.failed_step = k;
+        return finish(RunStatus::ProjectionFailure, "projection after step " + std::to_string(k) + " (t = " +
+                                                        formatDouble(state.t) + " s) failed: " + report.message);
+      }
+      recorder.countProjection(report);
     }
     kkt = f.evaluate(state.t, state.q, state.v, qdd);
     if (!kkt.ok()) return kktFailure(kkt, k, state.t, "at the state the step reached");

@@ -48,6 +48,14 @@ class RunRecorder {
 
   Summary& summary() { return summary_; }
 
+  /// Adds one post-step projection to the counters.
+  void countProjection(const ProjectionReport& report) {
+    ++summary_.projections;
+    summary_.projection_iterations += report.iterations;
+    summary_.max_position_correction = std::max(summary_.max_position_correction, report.position_correction);
+    summary_.max_velocity_correction = std::max(summary_.max_velocity_correction, report.velocity_correction);
+  }
+
   /// Sets status, message, wall time; logs at debug; returns the finished Summary.
   Summary finish(RunStatus status, std::string message) {
     summary_.status = status;
@@ -69,6 +77,11 @@ std::string describeRows(const std::vector<int>& rows);
 
 /// The first non-finite entry of (q, v) as "q[3] = nan", or "".
 std::string firstNonFinite(ConstVectorRef q, ConstVectorRef v);
+
+/// Projects `state` when options.project_initial_state asks for it (or `force`), noting the move in
+/// the summary's notes; returns false (and the failure message) if the projection failed.
+bool projectInitialState(const ConstrainedSystem& system, State& state, const SimulationOptions& options,
+                         Summary& summary, std::string& failure, bool force = false);
 
 /// The drivers, one per family (simulate() dispatches).
 Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,

@@ -23,6 +23,22 @@ std::string firstNonFinite(ConstVectorRef q, ConstVectorRef v) {
   return "";
 }
 
+bool projectInitialState(const ConstrainedSystem& system, State& state, const SimulationOptions& options,
+                         Summary& summary, std::string& failure, bool force) {
+  if (!options.project_initial_state && !force) return true;
+  const ProjectionReport report = projectToManifold(system, state, options.projection);
+  if (!report.converged) {
+    failure = "initial state cannot be made consistent: " + report.message;
+    return false;
+  }
+  summary.notes += "initial projection: " + std::to_string(report.iterations) + " iterations, |dq| " +
+                   formatDouble(report.position_correction) + ", |dv| " + formatDouble(report.velocity_correction) +
+                   " (|phi| " + formatDouble(report.phi_before) + " -> " + formatDouble(report.phi_after) + "). ";
+  spdlog::debug("{}: initial projection moved q by {} and v by {} in {} iterations", system.name(),
+                report.position_correction, report.velocity_correction, report.iterations);
+  return true;
+}
+
 }  // namespace detail
 
 void SimulationOptions::validate() const {

@@ -12,6 +12,7 @@ const char* toString(RunStatus status) {
     case RunStatus::NonFiniteState: return "non_finite_state";
     case RunStatus::SolverFailure: return "solver_failure";
     case RunStatus::InitFailure: return "init_failure";
+    case RunStatus::ProjectionFailure: return "projection_failure";
   }
   return "unknown";
 }

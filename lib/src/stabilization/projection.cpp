@@ -1,28 +1,57 @@
 #include "kktdae/stabilization/projection.hpp"
 
-#include <Eigen/Cholesky>
-
 #include "kktdae/core/checks.hpp"
 
 namespace kktdae {
 namespace {
 
-/// M⁻¹ Jᵀ and the Cholesky factor of J M⁻¹ Jᵀ at (q, t); false when J M⁻¹ Jᵀ is not SPD.
-bool factorMetric(const ConstrainedSystem& system, const Vector& q, double t, Matrix& J, Matrix& inverse_mass_jt,
-                  Eigen::LLT<Matrix>& schur) {
-  Matrix M(system.nq(), system.nq());
-  system.massMatrix(q, M);
-  system.constraintJacobian(q, t, J);
-  Eigen::LLT<Matrix> mass(M);
-  if (mass.info() != Eigen::Success) return false;
-  inverse_mass_jt = mass.solve(J.transpose());
-  schur.compute(J * inverse_mass_jt);
-  return schur.info() == Eigen::Success && inverse_mass_jt.allFinite();
-}
-
 double infNorm(const Vector& x) { return x.size() ? x.lpNorm<Eigen::Infinity>() : 0.0; }
 
+/// M⁻¹ Jᵀ and the Cholesky factor of J M⁻¹ Jᵀ at (ws.q, t); false when either is not SPD.
+bool factorMetric(const ConstrainedSystem& system, double t, ProjectionWorkspace& ws) {
+  system.constraintJacobian(ws.q, t, ws.J);
+  if (system.massStructure() == MassStructure::General) {
+    system.massMatrix(ws.q, ws.M);
+    ws.mass_llt.compute(ws.M);
+    if (ws.mass_llt.info() != Eigen::Success) return false;
+    ws.inverse_mass_jt = ws.J.transpose();
+    ws.mass_llt.solveInPlace(ws.inverse_mass_jt);
+  } else {
+    system.massDiagonal(ws.q, ws.mass_diagonal);
+    if (!(ws.mass_diagonal.minCoeff() > 0.0)) return false;
+    ws.inverse_mass_jt.noalias() = ws.mass_diagonal.cwiseInverse().asDiagonal() * ws.J.transpose();
+  }
+  ws.schur.noalias() = ws.J * ws.inverse_mass_jt;
+  ws.schur_llt.compute(ws.schur);
+  return ws.schur_llt.info() == Eigen::Success && ws.inverse_mass_jt.allFinite();
+}
+
+/// ‖J q̇ + ∂φ/∂t‖∞ at (ws.q, ws.v); leaves ∂φ/∂t in ws.phi_t and J in ws.J.
+double velocityResidual(const ConstrainedSystem& system, double t, ProjectionWorkspace& ws) {
+  system.constraintJacobian(ws.q, t, ws.J);
+  system.constraintTimeDerivative(ws.q, t, ws.phi_t);
+  ws.multiplier.noalias() = ws.J * ws.v;
+  ws.multiplier += ws.phi_t;
+  return infNorm(ws.multiplier);
+}
+
 }  // namespace
+
+ProjectionWorkspace::ProjectionWorkspace(const ConstrainedSystem& system)
+    : q(system.nq()),
+      v(system.nq()),
+      phi(system.nc()),
+      phi_t(system.nc()),
+      mass_diagonal(system.nq()),
+      correction(system.nq()),
+      multiplier(system.nc()),
+      M(system.massStructure() == MassStructure::General ? system.nq() : 0,
+        system.massStructure() == MassStructure::General ? system.nq() : 0),
+      J(system.nc(), system.nq()),
+      inverse_mass_jt(system.nq(), system.nc()),
+      schur(system.nc(), system.nc()),
+      mass_llt(system.nq()),
+      schur_llt(system.nc()) {}
 
 void ProjectionOptions::validate() const {
   if (max_iterations < 1) throwInvalid("projection.max_iterations", "must be >= 1, got " + std::to_string(max_iterations));
@@ -32,60 +61,66 @@ void ProjectionOptions::validate() const {
 ProjectionReport projectToManifold(const ConstrainedSystem& system, State& state, const ProjectionOptions& options) {
   options.validate();
   checkStateSizes(system, state.q, state.v);
-  const int nc = system.nc();
-  ProjectionReport report;
-  Vector q = state.q, v = state.v, phi(nc), phi_t(nc);
-  Matrix J(nc, system.nq()), inverse_mass_jt;
-  Eigen::LLT<Matrix> schur;
+  ProjectionWorkspace ws(system);
+  return projectToManifold(system, state, options, ws);
+}
 
-  auto velocityResidual = [&](const Vector& at_q) {
-    system.constraintJacobian(at_q, state.t, J);
-    system.constraintTimeDerivative(at_q, state.t, phi_t);
-    return Vector(J * v + phi_t);
-  };
-  system.constraint(q, state.t, phi);
-  report.phi_before = infNorm(phi);
-  report.phi_dot_before = infNorm(velocityResidual(q));
-  if (nc == 0) {
+ProjectionReport projectToManifold(const ConstrainedSystem& system, State& state, const ProjectionOptions& options,
+                                   ProjectionWorkspace& ws) {
+  ProjectionReport report;
+  ws.q = state.q;
+  ws.v = state.v;
+  system.constraint(ws.q, state.t, ws.phi);
+  report.phi_before = infNorm(ws.phi);
+  report.phi_dot_before = velocityResidual(system, state.t, ws);
+  if (system.nc() == 0) {
     report.converged = true;
     return report;
   }
 
-  while (!(infNorm(phi) <= options.tolerance)) {
+  // Gauss–Newton in the mass metric: the smallest M-weighted move that zeroes the linearized φ.
+  while (!(infNorm(ws.phi) <= options.tolerance)) {
     if (report.iterations == options.max_iterations) {
-      report.phi_after = infNorm(phi);
+      report.phi_after = infNorm(ws.phi);
       report.message = "position projection did not converge in " + std::to_string(options.max_iterations) +
                        " iterations: |phi|_inf = " + formatDouble(report.phi_after) + " > tolerance " +
                        formatDouble(options.tolerance);
       return report;
     }
-    if (!phi.allFinite() || !factorMetric(system, q, state.t, J, inverse_mass_jt, schur)) {
+    if (!ws.phi.allFinite() || !factorMetric(system, state.t, ws)) {
       report.message = "position projection failed at iteration " + std::to_string(report.iterations) +
                        ": J M^-1 J^T is singular or the model returned non-finite values";
       return report;
     }
-    q -= inverse_mass_jt * schur.solve(phi);
+    ws.multiplier = ws.schur_llt.solve(ws.phi);
+    ws.correction.noalias() = ws.inverse_mass_jt * ws.multiplier;
+    ws.q -= ws.correction;
     ++report.iterations;
-    system.constraint(q, state.t, phi);
+    system.constraint(ws.q, state.t, ws.phi);
   }
-  report.phi_after = infNorm(phi);
+  report.phi_after = infNorm(ws.phi);
 
-  if (!factorMetric(system, q, state.t, J, inverse_mass_jt, schur)) {
+  // Velocity: one exact M-orthogonal projection onto J q̇ = −∂φ/∂t at the projected q.
+  if (!factorMetric(system, state.t, ws)) {
     report.message = "velocity projection failed: J M^-1 J^T is singular at the projected q";
     return report;
   }
-  system.constraintTimeDerivative(q, state.t, phi_t);
-  v -= inverse_mass_jt * schur.solve(J * v + phi_t);
-  report.phi_dot_after = infNorm(velocityResidual(q));
-  if (!q.allFinite() || !v.allFinite()) {
+  system.constraintTimeDerivative(ws.q, state.t, ws.phi_t);
+  ws.multiplier.noalias() = ws.J * ws.v;
+  ws.multiplier += ws.phi_t;
+  ws.phi = ws.schur_llt.solve(ws.multiplier);  // reuse as the velocity multiplier
+  ws.correction.noalias() = ws.inverse_mass_jt * ws.phi;
+  ws.v -= ws.correction;
+  report.phi_dot_after = velocityResidual(system, state.t, ws);
+  if (!ws.q.allFinite() || !ws.v.allFinite()) {
     report.message = "projection produced non-finite values";
     return report;
   }
-  report.position_correction = infNorm(q - state.q);
-  report.velocity_correction = infNorm(v - state.v);
+  report.position_correction = (ws.q - state.q).lpNorm<Eigen::Infinity>();
+  report.velocity_correction = (ws.v - state.v).lpNorm<Eigen::Infinity>();
   report.converged = true;
-  state.q = q;
-  state.v = v;
+  state.q = ws.q;
+  state.v = ws.v;
   return report;
 }
 

@@ -1,6 +1,7 @@
 // CVODE on the stabilized ODE y = (q, v), ẏ = (v, q̈(t, q, v)) with q̈ from the KKT solve.
 #include <cvode/cvode.h>
 #include <cvode/cvode_ls.h>
+#include <cvode/cvode_proj.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
@@ -16,6 +17,11 @@ namespace sd = sundials;
 
 struct CvodeProblem {
   AccelerationFunction* f = nullptr;
+  const ConstrainedSystem* system = nullptr;
+  const ProjectionOptions* projection_options = nullptr;
+  ProjectionWorkspace* projection_ws = nullptr;
+  State projected;  ///< scratch for the projection (sized once)
+  RunRecorder* recorder = nullptr;
   int nq = 0;
   long rhs_evaluations = 0;
   /// The first KKT failure that ended the run, with its time (empty status Ok if none).
@@ -47,6 +53,24 @@ int rightHandSide(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
   return trial_blew_up ? 1 : -1;
 }
 
+/// CVODE's projection hook: corr = Π(y) − y, Π the M-orthogonal projection onto φ = 0 and
+/// J q̇ + ∂φ/∂t = 0. CVODE calls it after every accepted step and keeps integrating from Π(y).
+int projectState(sunrealtype t, N_Vector ycur, N_Vector corr, sunrealtype, N_Vector, void* data) {
+  auto& problem = *static_cast<CvodeProblem*>(data);
+  const auto y = sd::view(ycur);
+  auto correction = sd::view(corr);
+  problem.projected.t = t;
+  problem.projected.q = y.head(problem.nq);
+  problem.projected.v = y.tail(problem.nq);
+  const ProjectionReport report =
+      projectToManifold(*problem.system, problem.projected, *problem.projection_options, *problem.projection_ws);
+  if (!report.converged) return 1;  // recoverable: CVODE retries with a smaller step
+  problem.recorder->countProjection(report);
+  correction.head(problem.nq) = problem.projected.q - y.head(problem.nq);
+  correction.tail(problem.nq) = problem.projected.v - y.tail(problem.nq);
+  return 0;
+}
+
 void fillStatistics(void* memory, const CvodeProblem& problem, Summary& summary) {
   summary.kkt_solves = problem.f->solves();
   summary.rhs_evaluations = problem.rhs_evaluations;
@@ -70,20 +94,29 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
   RunRecorder recorder(system, options, observer, initial.t);
   Summary& summary = recorder.summary();
   AccelerationFunction f(system, options.stabilization, options.kkt, options.controller);
+  ProjectionWorkspace projection_ws(system);
   CvodeProblem problem;
   problem.f = &f;
+  problem.system = &system;
+  problem.projection_options = &options.projection;
+  problem.projection_ws = &projection_ws;
+  problem.projected = initial;
+  problem.recorder = &recorder;
   problem.nq = nq;
 
+  State start = initial;
+  std::string failure;
+  if (!projectInitialState(system, start, options, summary, failure)) return recorder.finish(RunStatus::InitFailure, failure);
   // λ and the violation at the initial state, before CVODE sees it.
   Vector qdd(nq);
-  KktResult kkt = f.evaluate(initial.t, initial.q, initial.v, qdd);
+  KktResult kkt = f.evaluate(start.t, start.q, start.v, qdd);
   if (!kkt.ok()) {
     summary.kkt_solves = f.solves();
     return recorder.finish(RunStatus::KktFailure, std::string("KKT solve failed (") + toString(kkt.status) +
-                                                      ") at the initial state, t = " + formatDouble(initial.t) +
+                                                      ") at the initial state, t = " + formatDouble(start.t) +
                                                       " s: " + kkt.message + describeRows(kkt.offending_rows));
   }
-  recorder.observe(initial.t, initial.q, initial.v, f.lambda(), f.workspace(), kkt.rcond);
+  recorder.observe(start.t, start.q, start.v, f.lambda(), f.workspace(), kkt.rcond);
 
   // Declared in creation order so that destruction runs in reverse: solver memory first,
   // then its solvers, matrix and vectors, the context last.
@@ -99,8 +132,8 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
     if (!memory) throw sd::SetupError("CVodeCreate failed");
     sd::checkCvode(CVodeSetErrHandlerFn(memory.get(), &sd::routeErrorMessage, &problem.log), "CVodeSetErrHandlerFn");
     auto y0 = sd::view(y.get());
-    y0 << initial.q, initial.v;
-    sd::checkCvode(CVodeInit(memory.get(), &rightHandSide, initial.t, y.get()), "CVodeInit");
+    y0 << start.q, start.v;
+    sd::checkCvode(CVodeInit(memory.get(), &rightHandSide, start.t, y.get()), "CVodeInit");
     sd::checkCvode(CVodeSetUserData(memory.get(), &problem), "CVodeSetUserData");
     if (adaptive.atol_per_component.size() > 0) {
       tolerances = sd::makeVector(2 * nq, context);
@@ -119,6 +152,11 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
       if (!nonlinear_solver) throw sd::SetupError("SUNNonlinSol_FixedPoint failed");
       sd::checkCvode(CVodeSetNonlinearSolver(memory.get(), nonlinear_solver.get()), "CVodeSetNonlinearSolver");
     }
+    if (options.stabilization.project_after_step) {
+      sd::checkCvode(CVodeSetProjFn(memory.get(), &projectState), "CVodeSetProjFn");
+      // Our projection does not map CVODE's error estimate; tell CVODE not to expect it.
+      sd::checkCvode(CVodeSetProjErrEst(memory.get(), SUNFALSE), "CVodeSetProjErrEst");
+    }
     sd::checkCvode(CVodeSetMaxNumSteps(memory.get(), adaptive.max_steps), "CVodeSetMaxNumSteps");
     if (adaptive.max_step > 0.0) sd::checkCvode(CVodeSetMaxStep(memory.get(), adaptive.max_step), "CVodeSetMaxStep");
     if (adaptive.initial_step > 0.0) {
@@ -131,7 +169,7 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
 
   const auto state = sd::view(y.get());
   for (long k = 1; k <= options.steps; ++k) {
-    const double t_out = initial.t + static_cast<double>(k) * options.dt;
+    const double t_out = start.t + static_cast<double>(k) * options.dt;
     if (adaptive.stop_at_outputs) CVodeSetStopTime(memory.get(), t_out);
     sunrealtype t_reached = summary.t_final;
     const int flag = CVode(memory.get(), t_out, y.get(), &t_reached, CV_NORMAL);

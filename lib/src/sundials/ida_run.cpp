@@ -117,17 +117,13 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
   // Consistent initial values: GGL needs the state on the manifold (IDACalcIC cannot find λ, μ,
   // which do not appear in the constraint rows); λ and v̇ then come from the KKT solve.
   State start = initial;
-  if (ggl) {
-    const ProjectionReport projection = projectToManifold(system, start, options.projection);
-    if (!projection.converged) {
-      return recorder.finish(RunStatus::InitFailure, "ida_ggl: initial state cannot be made consistent: " +
-                                                         projection.message);
-    }
-    summary.notes += "initial projection: " + std::to_string(projection.iterations) + " iterations, |dq| " +
-                     formatDouble(projection.position_correction) + ", |dv| " +
-                     formatDouble(projection.velocity_correction);
-    spdlog::debug("ida_ggl initial projection moved q by {} and v by {} ({} iterations)",
-                  projection.position_correction, projection.velocity_correction, projection.iterations);
+  std::string failure;
+  if (!projectInitialState(system, start, options, summary, failure, ggl)) {
+    return recorder.finish(RunStatus::InitFailure, std::string(toString(options.integrator)) + ": " + failure);
+  }
+  if (options.stabilization.project_after_step) {
+    summary.notes += std::string(toString(options.integrator)) +
+                     " does not project after steps (IDA has no projection hook; ida_ggl holds phi itself). ";
   }
   Vector qdd(nq);
   KktResult kkt = f.evaluate(start.t, start.q, start.v, qdd);

@@ -38,6 +38,8 @@ struct KktWorkspace {
   Vector gamma;      ///< nc
   Matrix J;          ///< nc×nq
   Vector constraint_target;  ///< −γ − 2αφ̇ − β²φ: the value J q̈ must take, nc
+  Vector constraint_diagonal;  ///< diag(J M⁻¹ Jᵀ), soft constraints only, nc
+  Vector regularization;       ///< soft constraints' R (diagonal), zeros otherwise, nc
 
   // --- Schur form ---------------------------------------------------------------------
   Eigen::LLT<Matrix> mass_llt;  ///< general M

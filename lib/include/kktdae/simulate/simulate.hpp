@@ -29,8 +29,12 @@ struct SimulationOptions {
   long observe_every = 1;
   /// Tolerances and limits of the SUNDIALS integrators; ignored by the fixed-step ones.
   AdaptiveOptions adaptive;
-  /// Consistent initialization (ida_ggl needs a state on φ = 0, J q̇ + ∂φ/∂t = 0).
+  /// Iterations and tolerance of every projection: the initial one (ida_ggl, or
+  /// project_initial_state) and those after each step (Stabilization::project_after_step).
   ProjectionOptions projection;
+  /// Project the initial state onto the manifold before the run (off by default: the seeds'
+  /// runs start on it); Summary::notes reports how far it moved.
+  bool project_initial_state = false;
   Stabilization stabilization = Stabilization::none();
   KktOptions kkt;
   /// u(t, q, q̇); empty means u = 0.

@@ -17,6 +17,7 @@ enum class RunStatus {
   NonFiniteState,  ///< a step produced NaN/Inf in q or q̇
   SolverFailure,   ///< a SUNDIALS integrator failed (convergence, error test, too much work, …)
   InitFailure,     ///< the initial state could not be made consistent (IDA GGL's projection)
+  ProjectionFailure,  ///< the projection after a step did not converge
 };
 
 const char* toString(RunStatus status);
@@ -36,6 +37,10 @@ struct Summary {
   long error_test_failures = 0;
   long convergence_failures = 0;  ///< nonlinear-solver convergence failures
   double last_step = 0.0;         ///< the last step size [s]
+  long projections = 0;             ///< post-step projections (Stabilization::project_after_step)
+  long projection_iterations = 0;   ///< their Gauss–Newton iterations, all added up
+  double max_position_correction = 0.0;  ///< largest ‖Δq‖∞ a projection made
+  double max_velocity_correction = 0.0;  ///< largest ‖Δq̇‖∞ a projection made
   /// Where the library used something other than what was asked ("ida_ggl ignores Baumgarte"),
   /// and how far an initial projection moved the state. Empty when nothing to say.
   std::string notes;

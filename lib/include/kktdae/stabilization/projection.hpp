@@ -2,6 +2,7 @@
 /// @file
 /// Moving a state onto the constraint manifold: φ(q, t) = 0 and J q̇ + ∂φ/∂t = 0.
 
+#include <Eigen/Cholesky>
 #include <string>
 
 #include "kktdae/core/state.hpp"
@@ -28,12 +29,26 @@ struct ProjectionReport {
   std::string message;  ///< why it failed; empty on success
 };
 
+/// Buffers for projectToManifold(), sized once for a system: a projection after every step then
+/// allocates nothing.
+struct ProjectionWorkspace {
+  explicit ProjectionWorkspace(const ConstrainedSystem& system);
+  Vector q, v, phi, phi_t, mass_diagonal, correction, multiplier;
+  Matrix M, J, inverse_mass_jt, schur;
+  Eigen::LLT<Matrix> mass_llt, schur_llt;
+};
+
 /// Projects q onto φ(q, t) = 0 by Gauss–Newton in the mass metric,
 /// q ← q − M⁻¹Jᵀ (J M⁻¹ Jᵀ)⁻¹ φ (the smallest kinetic-energy-weighted move), then q̇ onto
 /// J q̇ = −∂φ/∂t by the same M-orthogonal projection (one linear step: exact). On failure (no
 /// convergence, singular J M⁻¹ Jᵀ, non-finite values) `state` is left unchanged and the report
-/// says why. Allocates: for initial states, not the per-step path.
+/// says why. This overload allocates its buffers: for initial states.
 ProjectionReport projectToManifold(const ConstrainedSystem& system, State& state,
                                    const ProjectionOptions& options = {});
+
+/// The same with caller-owned buffers (no allocation): for projection after every step. The
+/// report's message is filled only on failure.
+ProjectionReport projectToManifold(const ConstrainedSystem& system, State& state, const ProjectionOptions& options,
+                                   ProjectionWorkspace& ws);
 
 }  // namespace kktdae
