@@ -90,6 +90,7 @@ WorkPrecisionReport runWorkPrecision(const ConstrainedSystem& system, const Stat
     report.reference_cross_check = (richardson - report.reference).lpNorm<Eigen::Infinity>();
   } else {
     report.reference_cross_check = std::numeric_limits<double>::quiet_NaN();
+    report.richardson_estimate = std::numeric_limits<double>::quiet_NaN();
   }
 
   for (const WorkPrecisionCase& setting : cases) {

@@ -36,7 +36,7 @@ struct WorkPrecisionResult {
   double error = 0.0;            ///< ‖y(T) − y_ref(T)‖∞ over (q, v)
   double max_phi_inf = 0.0;      ///< max ‖φ‖∞ over the run
   double energy_drift = 0.0;     ///< max |E − E0| [J]
-  double wall_seconds = 0.0;     ///< median over the repeats
+  double wall_seconds = 0.0;     ///< median over the repeats (the upper one of an even count)
 };
 
 struct WorkPrecisionReport {
