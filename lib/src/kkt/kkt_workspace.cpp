@@ -2,8 +2,16 @@
 
 namespace kktdae {
 
+// The factorizations are built in the initializer list: Eigen's LLT(size) constructor leaves its
+// `info` flag unset, so copying or moving a size-constructed LLT reads an indeterminate value
+// (UBSan flags it).
 KktWorkspace::KktWorkspace(const ConstrainedSystem& system)
-    : nq(system.nq()), nc(system.nc()), nu(system.nu()), mass_structure(system.massStructure()) {
+    : nq(system.nq()),
+      nc(system.nc()),
+      nu(system.nu()),
+      mass_structure(system.massStructure()),
+      mass_llt(system.nq()),
+      schur_llt(system.nc()) {
   qdd = Vector::Zero(nq);
   lambda = Vector::Zero(nc);
   mass_diagonal = Vector::Ones(nq);
@@ -20,12 +28,10 @@ KktWorkspace::KktWorkspace(const ConstrainedSystem& system)
   constraint_target = Vector::Zero(nc);
   constraint_diagonal = Vector::Zero(nc);
   regularization = Vector::Zero(nc);
-  mass_llt = Eigen::LLT<Matrix>(nq);
   inverse_mass_jt = Matrix::Zero(nq, nc);
   free_acceleration = Vector::Zero(nq);
   schur = Matrix::Zero(nc, nc);
   schur_rhs = Vector::Zero(nc);
-  schur_llt = Eigen::LLT<Matrix>(nc);
   schur_condition.ensureSize(nc);
 }
 
