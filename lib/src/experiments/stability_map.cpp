@@ -78,10 +78,29 @@ std::vector<StabilityCell> runStabilityMap(const ConstrainedSystem& system, cons
 }
 
 double measuredStabilityLimit(const std::vector<StabilityCell>& cells) {
-  double limit = std::numeric_limits<double>::infinity();
+  auto stable = [](const StabilityCell& c) {
+    return c.behaviour == ErrorBehaviour::Decays || c.behaviour == ErrorBehaviour::Bounded;
+  };
+  std::vector<double> dts;
   for (const StabilityCell& cell : cells) {
-    if (cell.behaviour == ErrorBehaviour::Grows || cell.behaviour == ErrorBehaviour::BlowUp) {
-      limit = std::min(limit, cell.dt * cell.omega);
+    if (std::find(dts.begin(), dts.end(), cell.dt) == dts.end()) dts.push_back(cell.dt);
+  }
+  double limit = std::numeric_limits<double>::infinity();
+  for (double dt : dts) {
+    std::vector<StabilityCell> row;
+    for (const StabilityCell& cell : cells) {
+      if (cell.dt == dt) row.push_back(cell);
+    }
+    std::sort(row.begin(), row.end(), [](const StabilityCell& a, const StabilityCell& b) { return a.omega < b.omega; });
+    long last_stable = -1;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      if (stable(row[i])) last_stable = static_cast<long>(i);
+    }
+    if (last_stable < 0) {
+      limit = std::min(limit, row.front().dt * row.front().omega);
+    } else if (static_cast<std::size_t>(last_stable) + 1 < row.size()) {
+      const StabilityCell& first_unstable = row[static_cast<std::size_t>(last_stable) + 1];
+      limit = std::min(limit, first_unstable.dt * first_unstable.omega);
     }
   }
   return limit;

@@ -3,7 +3,16 @@
 #include "kktdae/core/checks.hpp"
 #include "kktdae/stabilization/error_dynamics.hpp"
 
+#include <cstdio>
+
 namespace kktdae {
+namespace {
+std::string fourDigits(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", value);
+  return text;
+}
+}  // namespace
 
 void BaumgarteGuidanceOptions::validate() const {
   requireNonNegative("zeta", zeta);
@@ -24,13 +33,13 @@ BaumgarteRecommendation recommendBaumgarte(Integrator integrator, double dt, con
   }
   if (integrator == Integrator::Rk4) {
     r.dt_omega = options.safety > 0.0 ? options.safety * r.dt_omega_limit : 0.1;
-    r.reasoning = "rk4 drifts only O(dt^4): a gentle correction (dt*omega = " + formatDouble(r.dt_omega) +
-                  ", limit " + formatDouble(r.dt_omega_limit) + ") removes it without adding stiffness error";
+    r.reasoning = "rk4 drifts only O(dt^4): a gentle correction (dt*omega = " + fourDigits(r.dt_omega) +
+                  ", limit " + fourDigits(r.dt_omega_limit) + ") removes it without adding stiffness error";
   } else {
     const double safety = options.safety > 0.0 ? options.safety : 0.5;
     r.dt_omega = safety * r.dt_omega_limit;
     r.reasoning = std::string(toString(integrator)) + " drifts O(dt) per step: the strongest correction that stays " +
-                  "stable, " + formatDouble(safety) + " of the limit dt*omega = " + formatDouble(r.dt_omega_limit);
+                  "stable, " + fourDigits(safety) + " of the limit dt*omega = " + fourDigits(r.dt_omega_limit);
   }
   r.omega = r.dt_omega / dt;
   r.stabilization = Stabilization::fromDampingRatio(options.zeta, r.omega);

@@ -47,8 +47,13 @@ struct StabilityCell {
 std::vector<StabilityCell> runStabilityMap(const ConstrainedSystem& system, const State& start,
                                            const StabilityMapOptions& options);
 
-/// The smallest dt·ω among cells that grow or blow up, scanning each dt row in increasing ω;
-/// +inf when none do. The measured counterpart of baumgarteStabilityLimit().
+/// The measured counterpart of baumgarteStabilityLimit(): in each dt row (sorted by ω), the dt·ω
+/// of the first cell above the last one that decays or stays bounded — the lower edge of the
+/// unstable band at high gain. A weak gain can also let the error grow (the motion's own drift
+/// outruns the correction), which is not the instability this measures, hence "above the last
+/// stable cell". A row with no stable cell gives its smallest dt·ω (unstable at every gain: e.g.
+/// explicit Euler on an undamped pendulum); a row that never turns unstable gives +inf. Returns
+/// the smallest over rows.
 double measuredStabilityLimit(const std::vector<StabilityCell>& cells);
 
 }  // namespace kktdae
