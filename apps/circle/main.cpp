@@ -1,9 +1,10 @@
 // kktdae-circle: seed 002's planar mass on a circle, Baumgarte-stabilized, block-form KKT.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <exception>
-#include <map>
+#include <optional>
 
 #include "common/cli_validators.hpp"
 #include "common/gnuplot.hpp"
@@ -22,6 +23,8 @@ struct CircleFlags {
   std::string form = "block";
   double dt = 0.005;
   double t_final = 5.0;
+  double rtol = 1e-6;  // seed 002's lesson
+  double atol = 1e-9;
   double alpha = 5.0;
   double beta = 10.0;
   double x0 = 1.01;
@@ -34,27 +37,86 @@ struct CircleFlags {
 const std::vector<std::pair<std::string, double>> kReportTimes = {
     {"0.1", 0.1}, {"0.5", 0.5}, {"1", 1.0}, {"2", 2.0}, {"5", 5.0}};
 
-/// Step index of time t on the dt grid; throws CLI::ValidationError if t is not on it.
-long stepOf(double t, double dt, const std::string& what) {
-  const double steps = std::round(t / dt);
-  if (std::abs(steps * dt - t) > 1e-9 * std::max(1.0, t)) {
-    throw CLI::ValidationError("--dt", what + " = " + pythonRepr(t) + " s is not a multiple of dt = " + pythonRepr(dt));
+/// "The largest |φ| after 1 s": past the start-up transient, what the stabilization holds.
+constexpr double kSettledAfter = 1.0;
+
+/// Beyond this the per-state record alone would not fit in memory, and a count near 2^63 would
+/// make the conversion to long undefined.
+constexpr double kMaxSteps = 1e9;
+
+/// The dt grid covering [0, t_final]: its step count (t_final / dt rounded to the nearest) and
+/// whether that rounding moved the end.
+struct Grid {
+  long steps = 0;
+  double t_end = 0.0;
+  bool rounded = false;
+};
+
+/// Throws CLI::ValidationError when the grid would be empty or larger than kMaxSteps; checked
+/// on the double, before any conversion to an integer.
+Grid gridFor(double t_final, double dt) {
+  const double steps = std::round(t_final / dt);
+  if (!(steps <= kMaxSteps)) {
+    throw CLI::ValidationError("--t-final/--dt", "t_final / dt = " + pythonRepr(t_final / dt) +
+                                                     " steps; at most 1e9 are supported");
   }
-  return static_cast<long>(steps);
+  if (steps < 1.0) {
+    throw CLI::ValidationError("--t-final", pythonRepr(t_final) + " s is shorter than half a step dt = " +
+                                                pythonRepr(dt) + " s");
+  }
+  Grid grid;
+  grid.steps = static_cast<long>(steps);
+  grid.t_end = steps * dt;
+  grid.rounded = std::abs(grid.t_end - t_final) > 1e-9 * std::max(1.0, t_final);
+  return grid;
+}
+
+/// The extremes of |φ| over a trace, for the report. Kept here rather than on ConstraintTrace
+/// because the apps may not change the library (a candidate for ConstraintTrace later).
+struct PhiExtremes {
+  std::optional<double> max_abs;        ///< empty when nothing was observed
+  std::optional<double> max_abs_after;  ///< empty when the trace ends at or before `after`
+};
+
+PhiExtremes phiExtremes(const ConstraintTrace& trace, double after) {
+  PhiExtremes extremes;
+  // Grid times are k·dt in floating point: 1 s may come out a few ulps above 1.
+  const double cutoff = after + 1e-9 * std::max(1.0, after);
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const double phi = trace.phiInf(i);
+    extremes.max_abs = std::max(extremes.max_abs.value_or(0.0), phi);
+    if (trace.times()[i] > cutoff) extremes.max_abs_after = std::max(extremes.max_abs_after.value_or(0.0), phi);
+  }
+  return extremes;
+}
+
+nlohmann::json orNull(const std::optional<double>& value) {
+  return value && std::isfinite(*value) ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+std::string describeMaybe(const std::optional<double>& value) {
+  if (!value) return "n/a";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.6e", *value);
+  return text;
 }
 
 int run(const CircleFlags& flags) {
   const CircleMass circle(CircleMassParams{flags.mass, 9.81, flags.radius});
   SimulationOptions options;
   options.integrator = parseIntegrator(flags.integrator);
+  const bool adaptive = isAdaptive(options.integrator);
   options.kkt.form = parseKktForm(flags.form);
   options.dt = flags.dt;
-  options.steps = stepOf(flags.t_final, flags.dt, "--t-final");
+  const Grid grid = gridFor(flags.t_final, flags.dt);
+  options.steps = grid.steps;
+  options.adaptive.rtol = flags.rtol;
+  options.adaptive.atol = flags.atol;
   options.stabilization = Stabilization::baumgarte(flags.alpha, flags.beta);
-  std::map<std::string, long> report_steps;
-  for (const auto& [key, t] : kReportTimes) {
-    if (t <= flags.t_final) report_steps[key] = stepOf(t, flags.dt, "report time");
-  }
+
+  // An unusable --out fails before the run, not after it.
+  const std::filesystem::path out = flags.out;
+  if (!out.empty()) prepareOutputDirectory(out);
 
   ConstraintTrace trace(circle);
   std::vector<double> x, y;
@@ -65,44 +127,77 @@ int run(const CircleFlags& flags) {
                                      y.push_back(q[1]);
                                    });
 
-  double max_abs_phi = 0.0, max_after_1s = 0.0;
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    max_abs_phi = std::max(max_abs_phi, trace.phiInf(i));
-    if (trace.times()[i] > 1.0 + 1e-12) max_after_1s = std::max(max_after_1s, trace.phiInf(i));
-  }
-  std::printf("circle mass (seed 002): m=%s, L=%s, alpha=%s, beta=%s, start x=%s L, %s, %s form, dt %s s, %ld steps\n",
+  const std::string integrator_text =
+      adaptive ? flags.integrator + " (rtol " + pythonRepr(flags.rtol) + ", atol " + pythonRepr(flags.atol) +
+                     "), outputs every " + pythonRepr(flags.dt) + " s"
+               : flags.integrator + ", dt " + pythonRepr(flags.dt) + " s";
+  std::printf("circle mass (seed 002): m=%s, L=%s, alpha=%s, beta=%s, start x=%s L, %s form, %s, %ld steps\n",
               pythonRepr(flags.mass).c_str(), pythonRepr(flags.radius).c_str(), pythonRepr(flags.alpha).c_str(),
-              pythonRepr(flags.beta).c_str(), pythonRepr(flags.x0).c_str(), flags.integrator.c_str(),
-              flags.form.c_str(), pythonRepr(flags.dt).c_str(), summary.steps);
-  std::printf("Max |phi|: %.6g   (the starting error %.4g: the lesson's number)\n", max_abs_phi, trace.phiInf(0));
-  nlohmann::json phi_at_t = nlohmann::json::object();
-  for (const auto& [key, step] : report_steps) {
-    const auto i = static_cast<std::size_t>(step);
-    if (i >= trace.size()) continue;
-    std::printf("phi(t = %s s) = % .6e\n", key.c_str(), trace.phi(i, 0));
-    phi_at_t[key] = trace.phi(i, 0);
+              pythonRepr(flags.beta).c_str(), pythonRepr(flags.x0).c_str(), flags.form.c_str(),
+              integrator_text.c_str(), summary.steps);
+  if (grid.rounded) {
+    std::printf("note: t_final = %s s is not a multiple of dt: %ld steps, the run ends at t = %s s\n",
+                pythonRepr(flags.t_final).c_str(), grid.steps, pythonRepr(grid.t_end).c_str());
   }
-  std::printf("max |phi| after 1 s: %.6e\n", max_after_1s);
-  if (!summary.ok()) std::printf("run failed: %s\n", summary.message.c_str());
+  if (!summary.notes.empty()) std::printf("notes: %s\n", summary.notes.c_str());
 
-  if (flags.out.empty()) return summary.ok() ? 0 : 1;
-  const std::filesystem::path out = flags.out;
-  prepareOutputDirectory(out);
+  const PhiExtremes extremes = phiExtremes(trace, kSettledAfter);
+  if (trace.size() > 0) {
+    // ida_ggl starts from the projected state, so its first |φ| is not the lesson's starting error.
+    std::printf("Max |phi|: %.6g   (the starting error %.4g%s)\n", *extremes.max_abs, trace.phiInf(0),
+                options.integrator == Integrator::IdaGgl ? " after ida_ggl's initial projection" : ": the lesson's number");
+  } else {
+    std::printf("Max |phi|: n/a   (no state was observed)\n");
+  }
+  // Report times fall on the grid only when dt divides them: report the nearest grid point
+  // and its own time. A report time whose nearest grid point lies past the end is left out.
+  nlohmann::json phi_at_t = nlohmann::json::object(), phi_at_t_time = nlohmann::json::object();
+  for (const auto& [key, t] : kReportTimes) {
+    const double nearest = std::round(t / flags.dt);
+    if (nearest > static_cast<double>(grid.steps)) continue;  // compared as doubles: t / dt may be huge
+    const auto i = static_cast<std::size_t>(nearest);
+    if (i >= trace.size()) continue;  // the run failed before it
+    const double t_i = trace.times()[i];
+    std::printf("phi(t = %s s) = % .6e%s\n", key.c_str(), trace.phi(i, 0),
+                std::abs(t_i - t) > 1e-9 * std::max(1.0, t) ? ("   (at the grid point t = " + pythonRepr(t_i) + " s)").c_str()
+                                                             : "");
+    phi_at_t[key] = trace.phi(i, 0);
+    phi_at_t_time[key] = t_i;
+  }
+  if (extremes.max_abs_after) {
+    std::printf("max |phi| after 1 s: %s\n", describeMaybe(extremes.max_abs_after).c_str());
+  } else {
+    std::printf("max |phi| after 1 s: n/a (the run ends at or before 1 s)\n");
+  }
+  std::fflush(stdout);  // keep the failure line after the report when both go to one pipe
+  if (!summary.ok()) std::fprintf(stderr, "kktdae-circle: run failed: %s\n", summary.message.c_str());
+
+  if (out.empty()) return summary.ok() ? 0 : 1;
   nlohmann::json metrics;
   metrics["model"] = "circle_mass";
   metrics["integrator"] = flags.integrator;
+  if (adaptive) {
+    metrics["rtol"] = flags.rtol;
+    metrics["atol"] = flags.atol;
+  }
   metrics["form"] = flags.form;
   metrics["dt"] = flags.dt;
   metrics["t_final"] = flags.t_final;
+  metrics["t_end"] = grid.t_end;
   metrics["alpha"] = flags.alpha;
   metrics["beta"] = flags.beta;
   metrics["x0_over_radius"] = flags.x0;
   metrics["phi_at_t"] = phi_at_t;
-  metrics["phi_final"] = trace.size() ? trace.phi(trace.size() - 1, 0) : 0.0;
-  metrics["max_abs_phi"] = max_abs_phi;
-  metrics["max_abs_phi_after_1s"] = max_after_1s;
+  metrics["phi_at_t_time"] = phi_at_t_time;
+  metrics["phi_final"] = trace.size() > 0 ? nlohmann::json(trace.phi(trace.size() - 1, 0)) : nlohmann::json(nullptr);
+  metrics["max_abs_phi"] = orNull(extremes.max_abs);
+  metrics["max_abs_phi_after_1s"] = orNull(extremes.max_abs_after);
   metrics["steps"] = summary.steps;
-  metrics["rhs_evaluations"] = summary.kkt_solves;
+  metrics["rhs_evaluations"] = summary.rhs_evaluations;
+  metrics["jacobian_evaluations"] = summary.jacobian_evaluations;
+  metrics["error_test_failures"] = summary.error_test_failures;
+  metrics["convergence_failures"] = summary.convergence_failures;
+  if (!summary.notes.empty()) metrics["notes"] = summary.notes;
   metrics["status"] = summary.ok() ? "ok" : "failed";
   if (!summary.ok()) metrics["message"] = summary.message;
   writeJson(out / "metrics.json", metrics);
@@ -117,12 +212,21 @@ int run(const CircleFlags& flags) {
            "," + shortest(trace.phiDot(i, 0)) + "," + shortest(trace.lambda(i, 0)) + "\n";
   }
   writeFileAtomically(out / "circle.csv", csv);
+  std::printf("metrics: %s\n", (out / "metrics.json").c_str());
+  if (trace.size() < 2) {
+    // A plot left by an earlier run into the same directory would pass for this one's.
+    std::error_code ignored;
+    std::filesystem::remove(out / "phi.png", ignored);
+    std::filesystem::remove(out / "phi.gp", ignored);
+    std::printf("plot not drawn: fewer than two states were observed\n");
+    return summary.ok() ? 0 : 1;
+  }
   const std::string script =
       "if (!exists(\"outfile\")) outfile = 'phi.png'\n"
       "set terminal pngcairo size 1000,620 enhanced font 'DejaVu Sans,11'\nset output outfile\n"
-      "set datafile separator ','\nset grid\nset key top right box opaque\n"
+      "set datafile separator ','\nset grid\nset key top right box opaque\nset autoscale xfix\n"
       "set title " + gnuplotQuote("circle mass: constraint error phi = x^2 + y^2 - L^2, alpha " + pythonRepr(flags.alpha) +
-                                  ", beta " + pythonRepr(flags.beta) + ", " + flags.integrator + " dt " + pythonRepr(flags.dt) + " s") +
+                                  ", beta " + pythonRepr(flags.beta) + ", " + integrator_text) +
       " noenhanced\n"
       "set multiplot layout 2,1\n"
       "set ylabel 'phi [m^2]'\nplot 'circle.csv' using 1:4 skip 1 with lines lw 2 title 'phi(t)'\n"
@@ -130,8 +234,7 @@ int run(const CircleFlags& flags) {
       "plot 'circle.csv' using 1:(abs($4) > 0 ? abs($4) : 1/0) skip 1 with lines lw 2 title '|phi(t)|'\n"
       "unset multiplot\n";
   const PlotOutcome plot = renderPlot(out, "phi.gp", "phi.png", script);
-  std::printf("metrics: %s\n%s%s\n", (out / "metrics.json").c_str(), plot.rendered ? "plot: " : "plot not rendered: ",
-              plot.note.c_str());
+  std::printf("%s%s\n", plot.rendered ? "plot: " : "plot not rendered: ", plot.note.c_str());
   return summary.ok() ? 0 : 1;
 }
 
@@ -141,12 +244,23 @@ int main(int argc, char** argv) {
   CLI::App app{"Seed 002's point mass on a circle with Baumgarte stabilization in the block KKT form",
                "kktdae-circle"};
   CircleFlags flags;
-  app.add_option("--integrator", flags.integrator, "fixed-step integrator")
-      ->check(CLI::IsMember({"euler", "semi_implicit", "rk4"}))
+  app.add_option("--integrator", flags.integrator,
+                 "fixed-step (euler, semi_implicit, rk4: step dt) or adaptive (SUNDIALS: outputs every dt)")
+      ->check(CLI::IsMember({"euler", "semi_implicit", "rk4", "cvode_bdf", "cvode_adams", "ida_index1", "ida_ggl"}))
       ->capture_default_str();
   app.add_option("--form", flags.form, "KKT form")->check(CLI::IsMember({"schur", "block"}))->capture_default_str();
-  app.add_option("--dt", flags.dt, "time step [s]")->check(finitePositive())->capture_default_str();
-  app.add_option("--t-final", flags.t_final, "horizon [s]")->check(finitePositive())->capture_default_str();
+  app.add_option("--dt", flags.dt, "time step [s]; the output spacing of the adaptive integrators")
+      ->check(finitePositive())
+      ->capture_default_str();
+  app.add_option("--t-final", flags.t_final, "horizon [s]; rounded to the nearest multiple of dt")
+      ->check(finitePositive())
+      ->capture_default_str();
+  app.add_option("--rtol", flags.rtol, "relative tolerance of the adaptive integrators")
+      ->check(finitePositive())
+      ->capture_default_str();
+  app.add_option("--atol", flags.atol, "absolute tolerance of the adaptive integrators")
+      ->check(finitePositive())
+      ->capture_default_str();
   app.add_option("--alpha", flags.alpha, "Baumgarte damping alpha [1/s]")->check(finiteNumber())->check(CLI::NonNegativeNumber)->capture_default_str();
   app.add_option("--beta", flags.beta, "Baumgarte frequency beta [rad/s]")->check(finiteNumber())->check(CLI::NonNegativeNumber)->capture_default_str();
   app.add_option("--x0", flags.x0, "start at (x0 * L, 0), at rest")->check(finitePositive())->capture_default_str();

@@ -30,15 +30,21 @@ PlotOutcome renderPlot(const std::filesystem::path& dir, const std::string& scri
   if (!gnuplotAvailable()) {
     return {false, "gnuplot not found: render with `cd " + dir.string() + " && gnuplot " + script_name + "`"};
   }
-  // gnuplot writes the PNG itself; render to a temporary name and rename, so that a failed
-  // render leaves no half-written image behind.
-  const std::string command = "cd " + shellQuote(dir.string()) + " && gnuplot -e " + shellQuote("outfile='" + png_name + ".tmp'") + " " + shellQuote(script_name) +
-                              " >/dev/null 2>&1 && mv -f " + shellQuote(png_name + ".tmp") + " " +
-                              shellQuote(png_name);
+  // gnuplot writes the PNG itself; render to a uniquely named temporary and rename it, so that a
+  // failed render leaves no half-written image and two runs into one directory never share one.
+  const std::filesystem::path temporary = createTemporaryNextTo(png);
+  const std::string command = "cd " + shellQuote(dir.string()) + " && gnuplot -e " +
+                              shellQuote("outfile='" + temporary.filename().string() + "'") + " " +
+                              shellQuote(script_name) + " >/dev/null 2>&1";
+  std::error_code error;
   if (std::system(command.c_str()) != 0) {
-    std::error_code ignored;
-    std::filesystem::remove(dir / (png_name + ".tmp"), ignored);
+    std::filesystem::remove(temporary, error);
     return {false, "gnuplot failed on " + (dir / script_name).string()};
+  }
+  std::filesystem::rename(temporary, png, error);
+  if (error) {
+    std::filesystem::remove(temporary, error);
+    return {false, "cannot move the rendered plot to " + png.string()};
   }
   return {true, png.string()};
 }

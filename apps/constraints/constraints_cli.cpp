@@ -1,20 +1,29 @@
 #include "constraints/constraints_cli.hpp"
 
+#include <charconv>
 #include <cmath>
+#include <system_error>
 
 #include "common/cli_validators.hpp"
 
 namespace kktdae::apps {
 
 void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
-  app.add_option("--seed", flags.seed, "seeds the launch-angle jitter (numpy default_rng); >= 0")
-      ->check(CLI::NonNegativeNumber)
+  // A string, parsed by parseSeed: CLI11's integer conversion would take "1e3" or wrap "-1".
+  app.add_option("--seed", flags.seed_text, "seeds the launch-angle jitter (numpy default_rng); 0 .. 2^64-1")
       ->capture_default_str();
   app.add_option("--system", flags.system, "a 1-, 2- or 3-link chain (overridden by --links)")
       ->check(CLI::IsMember({"pendulum", "double", "triple"}))
       ->capture_default_str();
-  app.add_option("--integrator", flags.integrator, "fixed-step integrator")
-      ->check(CLI::IsMember({"euler", "semi_implicit", "rk4"}))
+  app.add_option("--integrator", flags.integrator,
+                 "fixed-step (euler, semi_implicit, rk4: step dt) or adaptive (SUNDIALS: outputs every dt)")
+      ->check(CLI::IsMember({"euler", "semi_implicit", "rk4", "cvode_bdf", "cvode_adams", "ida_index1", "ida_ggl"}))
+      ->capture_default_str();
+  app.add_option("--rtol", flags.rtol, "relative tolerance of the adaptive integrators")
+      ->check(finitePositive())
+      ->capture_default_str();
+  app.add_option("--atol", flags.atol, "absolute tolerance of the adaptive integrators")
+      ->check(finitePositive())
       ->capture_default_str();
   app.add_option("--stabilization", flags.stabilization, "'all' runs none and baumgarte side by side")
       ->check(CLI::IsMember({"all", "none", "baumgarte"}))
@@ -22,8 +31,12 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
   app.add_option("--baumgarte", flags.baumgarte,
                  "Baumgarte frequency omega [rad/s]: feedback 2*omega*phidot + omega^2*phi (critically damped)")
       ->capture_default_str();
-  app.add_option("--dt", flags.dt, "time step [s]")->check(finitePositive())->capture_default_str();
-  app.add_option("--steps", flags.steps, "number of steps")->check(CLI::NonNegativeNumber)->capture_default_str();
+  app.add_option("--dt", flags.dt, "time step [s]; the output spacing of the adaptive integrators")
+      ->check(finitePositive())
+      ->capture_default_str();
+  app.add_option("--steps", flags.steps, "number of steps (output intervals for the adaptive integrators)")
+      ->check(CLI::Range(0L, kMaxSteps))
+      ->capture_default_str();
   app.add_flag("--smoke", flags.smoke, "fixed 800-step run; two runs match byte for byte");
   app.add_option("--device", flags.device, "CPU only; kept for parity with the chapter")
       ->check(CLI::IsMember({"cpu"}))
@@ -39,7 +52,22 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
 }
 
 void finishConstraintsFlags(ConstraintsFlags& flags) {
+  flags.seed = parseSeed("--seed", flags.seed_text);
   flags.baumgarte_omega = parseNonNegative("--baumgarte", flags.baumgarte);
+}
+
+std::uint64_t parseSeed(const std::string& flag, const std::string& text) {
+  const std::string expected = "expected an integer from 0 to 18446744073709551615 (numpy's default_rng seeds), got '" +
+                               text + "'";
+  // from_chars stops at the first non-digit and reports success: insist on digits only, so
+  // that "12abc" and "1e3" are refused rather than read as 12 and 1.
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+    throw CLI::ValidationError(flag, expected);
+  }
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) throw CLI::ValidationError(flag, expected);
+  return value;
 }
 
 }  // namespace kktdae::apps

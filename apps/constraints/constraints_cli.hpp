@@ -9,10 +9,16 @@
 
 namespace kktdae::apps {
 
+/// Most steps a run may take: the recording holds every step, and past this neither it nor the
+/// step count's arithmetic stays sensible.
+constexpr long kMaxSteps = 1000000000;
+
 struct ConstraintsFlags {
-  std::int64_t seed = 0;
+  std::string seed_text = "0";  ///< as typed; parsed into `seed`
   std::string system = "double";
   std::string integrator = "semi_implicit";
+  double rtol = 1e-6;  ///< adaptive integrators only
+  double atol = 1e-9;
   std::string stabilization = "all";
   std::string baumgarte = "20";
   double dt = 0.005;
@@ -26,13 +32,19 @@ struct ConstraintsFlags {
   std::optional<double> tilt;
 
   /// Derived after parsing.
+  std::uint64_t seed = 0;  ///< numpy's default_rng accepts 0 .. 2^64 - 1 through this path
   double baumgarte_omega = 20.0;
 };
 
 /// Registers every flag on `app`, with validators that turn bad values into usage errors.
 void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags);
 
-/// Checks what CLI11's validators cannot (the --baumgarte string); throws CLI::ValidationError.
+/// Checks what CLI11's validators cannot (the --seed and --baumgarte strings); throws
+/// CLI::ValidationError naming the flag.
 void finishConstraintsFlags(ConstraintsFlags& flags);
+
+/// Parses a decimal seed in 0 .. 2^64 - 1 exactly (no sign, exponent or fraction); throws
+/// CLI::ValidationError naming `flag` otherwise.
+std::uint64_t parseSeed(const std::string& flag, const std::string& text);
 
 }  // namespace kktdae::apps

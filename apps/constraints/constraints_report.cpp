@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 
 #include "common/gnuplot.hpp"
 #include "common/json_output.hpp"
@@ -23,6 +24,23 @@ std::string divergenceNote(const ChainModeResult& r) {
   return "diverged: " + r.summary.message;
 }
 
+/// A mode that failed before its first state has no metrics: its zeros would read as perfect.
+bool hasMetrics(const ChainModeResult& r) { return r.metrics.samples > 0; }
+
+std::string tableNumber(const ChainModeResult& r, double value, int width) {
+  char text[64];
+  if (hasMetrics(r)) {
+    std::snprintf(text, sizeof text, "%*.4e", width, value);
+  } else {
+    std::snprintf(text, sizeof text, "%*s", width, "n/a");
+  }
+  return text;
+}
+
+nlohmann::json metricOrNull(const ChainModeResult& r, double value) {
+  return hasMetrics(r) ? metricNumber(value) : nlohmann::json(nullptr);
+}
+
 }  // namespace
 
 std::string formatTable(const ConstraintsRun& run, const std::vector<ChainModeResult>& results) {
@@ -37,9 +55,9 @@ std::string formatTable(const ConstraintsRun& run, const std::vector<ChainModeRe
                 "energy rel_max");
   text += line;
   for (const ChainModeResult& r : results) {
-    std::snprintf(line, sizeof line, "%-16s%16.4e%18.4e%16.4e", r.name.c_str(), r.metrics.max_violation,
-                  r.metrics.final_violation, r.metrics.energy_rel_max);
-    text += line;
+    std::snprintf(line, sizeof line, "%-16s", r.name.c_str());
+    text += line + tableNumber(r, r.metrics.max_violation, 16) + tableNumber(r, r.metrics.final_violation, 18) +
+            tableNumber(r, r.metrics.energy_rel_max, 16);
     if (r.diverged()) text += "   " + divergenceNote(r);
     text += "\n";
   }
@@ -55,6 +73,10 @@ std::string formatTable(const ConstraintsRun& run, const std::vector<ChainModeRe
     }
     text += "constraint drift none >> baumgarte (stabilization holds the links): " + verdict + "\n";
   }
+  // Where the library used something other than what was asked (ida_ggl drops Baumgarte).
+  for (const ChainModeResult& r : results) {
+    if (!r.summary.notes.empty()) text += "notes (" + r.name + "): " + r.summary.notes + "\n";
+  }
   return text;
 }
 
@@ -65,6 +87,10 @@ void writeMetrics(const ConstraintsRun& run, const std::vector<ChainModeResult>&
   doc["links"] = run.links;
   doc["tilt"] = run.tilt;
   doc["integrator"] = flags.integrator;
+  if (isAdaptive(parseIntegrator(flags.integrator))) {
+    doc["rtol"] = flags.rtol;
+    doc["atol"] = flags.atol;
+  }
   doc["form"] = flags.form;
   doc["dt"] = flags.dt;
   doc["steps"] = run.steps;
@@ -73,11 +99,13 @@ void writeMetrics(const ConstraintsRun& run, const std::vector<ChainModeResult>&
   nlohmann::json modes = nlohmann::json::object();
   for (const ChainModeResult& r : results) {
     nlohmann::json m;
-    m["max_violation"] = metricNumber(r.metrics.max_violation);
-    m["final_violation"] = metricNumber(r.metrics.final_violation);
-    m["energy_rel_max"] = metricNumber(r.metrics.energy_rel_max);
-    m["tip_final"] = {roundDecimals(r.metrics.tip_final.x(), 6), roundDecimals(r.metrics.tip_final.y(), 6),
-                      roundDecimals(r.metrics.tip_final.z(), 6)};
+    m["max_violation"] = metricOrNull(r, r.metrics.max_violation);
+    m["final_violation"] = metricOrNull(r, r.metrics.final_violation);
+    m["energy_rel_max"] = metricOrNull(r, r.metrics.energy_rel_max);
+    m["tip_final"] = hasMetrics(r) ? nlohmann::json{roundDecimals(r.metrics.tip_final.x(), 6),
+                                                    roundDecimals(r.metrics.tip_final.y(), 6),
+                                                    roundDecimals(r.metrics.tip_final.z(), 6)}
+                                   : nlohmann::json(nullptr);
     m["status"] = r.diverged() ? "diverged" : "ok";
     m["diverged_at_step"] = r.diverged() ? nlohmann::json(r.summary.failed_step) : nlohmann::json(nullptr);
     m["steps_completed"] = r.summary.steps;
@@ -126,20 +154,34 @@ std::vector<std::string> writeRecording(const ConstraintsRun& run, const std::ve
   writeFileAtomically(run.out / "recording.csv", csv);
   std::vector<std::string> lines{"recording: " + (run.out / "recording.csv").string()};
 
-  // Column numbers in recording.csv: step, t, then 4 per mode.
-  const std::string title = run.system_name + " (" + std::to_string(run.links) + " links), " +
-                            run.flags->integrator + ", dt " + pythonRepr(run.flags->dt) + " s";
-  auto plotLines = [&](int offset, bool log_floor) {
+  // Column numbers in recording.csv: step, t, then 4 per mode. A mode that failed before its
+  // first state has empty columns; gnuplot refuses a curve without points, so it is left out.
+  std::vector<std::size_t> plotted;
+  for (std::size_t m = 0; m < results.size(); ++m) {
+    if (results[m].trace.size() > 0) plotted.push_back(m);
+  }
+  if (plotted.empty()) {
+    // Plots left by an earlier run into the same directory would pass for this one's.
+    for (const char* stale : {"violation", "energy", "tip_path"}) {
+      std::error_code ignored;
+      std::filesystem::remove(run.out / (std::string(stale) + ".gp"), ignored);
+      std::filesystem::remove(run.out / (std::string(stale) + ".png"), ignored);
+    }
+    lines.push_back("plots not drawn: no mode recorded a state");
+    return lines;
+  }
+  auto column = [](std::size_t mode, int offset) { return "$" + std::to_string(3 + 4 * static_cast<int>(mode) + offset); };
+  // `expression(m)` is the y value of mode m in gnuplot's `using` syntax.
+  auto plotCommand = [&](const std::function<std::string(std::size_t)>& expression) {
     std::string plot = "plot ";
-    for (std::size_t m = 0; m < results.size(); ++m) {
-      const int column = 3 + 4 * static_cast<int>(m) + offset;
-      plot += (m ? ", " : "") + std::string("'recording.csv' using 2:") +
-              (log_floor ? "(($" + std::to_string(column) + ") > 0 ? $" + std::to_string(column) + " : 1/0)"
-                         : "" + std::to_string(column)) +
-              " with lines lw 2 title " + gnuplotQuote(results[m].name) + " noenhanced";
+    for (std::size_t m : plotted) {
+      plot += (plot.size() > 5 ? ", " : "") + std::string("'recording.csv' using 2:(") + expression(m) +
+              ") with lines lw 2 title " + gnuplotQuote(results[m].name) + " noenhanced";
     }
     return plot + "\n";
   };
+  const std::string title = run.system_name + " (" + std::to_string(run.links) + " links), " +
+                            run.flags->integrator + ", dt " + pythonRepr(run.flags->dt) + " s";
   const std::string header =
       "if (!exists(\"outfile\")) outfile = '%s'\n"
       "set terminal pngcairo size 1000,620 enhanced font 'DejaVu Sans,11'\n"
@@ -149,21 +191,31 @@ std::vector<std::string> writeRecording(const ConstraintsRun& run, const std::ve
     std::snprintf(text, sizeof text, header.c_str(), png.c_str());
     return std::string(text) + "set title " + gnuplotQuote(what + " — " + title) + " noenhanced\n";
   };
+  // Zeros (the exact start) have no place on a log axis: 1/0 leaves them out.
+  auto positiveOnly = [](const std::string& value) { return value + " > 0 ? " + value + " : 1/0"; };
   const std::string violation = withOutput("violation.png", "constraint violation (link-length error)") +
                                 "set logscale y\nset format y '10^{%L}'\nset xlabel 'time t [s]'\n"
                                 "set ylabel 'max_k | |d_k| - L_k |  [m]'\n" +
-                                plotLines(0, true);
+                                plotCommand([&](std::size_t m) { return positiveOnly(column(m, 0)); });
+  // The drift relative to the energy scale rather than E itself: a diverging mode reaches 1e300
+  // and would flatten every other curve on a linear axis.
+  const std::string scale = shortest(run.energy_scale);
   const std::string energy =
-      withOutput("energy.png", "total energy") + "set xlabel 'time t [s]'\nset ylabel 'total energy E = T + V  [J]'\n" +
-      plotLines(1, false);
+      withOutput("energy.png", "energy drift |E − E(0)| / (Σm·g·ΣL)") +
+      "set logscale y\nset format y '10^{%L}'\nset xlabel 'time t [s]'\n"
+      "set ylabel " + gnuplotQuote("|E(t) − E(0)| / (Σm·g·ΣL = " + pythonRepr(run.energy_scale) + " J)") +
+      " noenhanced\n" +
+      plotCommand([&](std::size_t m) {
+        return positiveOnly("abs(" + column(m, 1) + " - (" + shortest(results[m].trace.energy[0]) + ")) / " + scale);
+      });
   std::string tip = withOutput("tip_path.png", "path of the last mass in the x-y plane") +
                     "set size ratio -1\nset xlabel 'tip x [m]'\nset ylabel 'tip y [m]'\nplot ";
-  for (std::size_t m = 0; m < results.size(); ++m) {
-    const int column = 3 + 4 * static_cast<int>(m) + 2;
-    tip += (m ? ", " : "") + std::string("'recording.csv' using ") + std::to_string(column) + ":" +
-           std::to_string(column + 1) + " with lines lw 1 title " + gnuplotQuote(results[m].name) + " noenhanced";
+  for (std::size_t m : plotted) {
+    const int x_column = 3 + 4 * static_cast<int>(m) + 2;
+    tip += std::string("'recording.csv' using ") + std::to_string(x_column) + ":" + std::to_string(x_column + 1) +
+           " with lines lw 1 title " + gnuplotQuote(results[m].name) + " noenhanced, ";
   }
-  tip += ", '-' using 1:2 with points pt 7 ps 1.5 lc rgb 'black' title 'pivot'\n0,0\ne\n";
+  tip += "'-' using 1:2 with points pt 7 ps 1.5 lc rgb 'black' title 'pivot'\n0,0\ne\n";
 
   for (const auto& [script, png, body] : {std::tuple<std::string, std::string, std::string>{"violation.gp", "violation.png", violation},
                                           {"energy.gp", "energy.png", energy},

@@ -38,7 +38,7 @@ int run(ConstraintsFlags& flags) {
   prepareOutputDirectory(run.out);
 
   // The chapter's only randomness: one draw of the launch tilt from numpy's default_rng(seed).
-  NumpyPcg64 rng(flags.seed);
+  NumpyPcg64 rng = NumpyPcg64::fromUnsignedSeed(flags.seed);
   const double seeded_tilt = rng.uniform(-0.05, 0.05);
   run.tilt = flags.tilt.value_or(seeded_tilt);
 
@@ -49,6 +49,8 @@ int run(ConstraintsFlags& flags) {
   options.kkt.form = parseKktForm(flags.form);
   options.dt = flags.dt;
   options.steps = run.steps;
+  options.adaptive.rtol = flags.rtol;
+  options.adaptive.atol = flags.atol;
 
   std::vector<ChainMode> modes;
   if (flags.stabilization != "baumgarte") modes.push_back({"none", Stabilization::none()});

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <array>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -14,14 +15,18 @@
 namespace kktdae::testing {
 
 struct AppRun {
-  int exit_code = -1;  ///< the process's exit status; -1 if it died from a signal
+  /// The exit status the shell reports: an app killed by signal N shows as 128 + N (the shell
+  /// survives it); -1 if the shell itself did not exit normally.
+  int exit_code = -1;
   std::string output;  ///< stdout and stderr together
+  /// A crash (a signal such as SIGSEGV or SIGABRT) rather than an exit the app chose.
+  bool crashed() const { return exit_code < 0 || exit_code >= 128; }
 };
 
-inline AppRun runApp(const std::string& binary, const std::string& arguments) {
+/// Runs `command_line` through popen's shell and collects everything it prints.
+inline AppRun runCommandLine(const std::string& command_line) {
   AppRun run;
-  const std::string command = "'" + binary + "' " + arguments + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
+  FILE* pipe = popen(command_line.c_str(), "r");
   if (pipe == nullptr) return run;
   std::array<char, 4096> buffer{};
   std::size_t n = 0;
@@ -30,6 +35,16 @@ inline AppRun runApp(const std::string& binary, const std::string& arguments) {
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return run;
 }
+
+inline AppRun runApp(const std::string& binary, const std::string& arguments) {
+  return runCommandLine("'" + binary + "' " + arguments + " 2>&1");
+}
+
+/// Runs a shell command list (e.g. two apps started with & and a `wait`), stderr included.
+inline AppRun runShell(const std::string& commands) { return runCommandLine("(" + commands + ") 2>&1"); }
+
+/// Whether gnuplot is on the PATH: the apps render PNGs only then.
+inline bool gnuplotOnPath() { return std::system("command -v gnuplot >/dev/null 2>&1") == 0; }
 
 inline std::string readFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
+#include <utility>
 
 #include "apps/app_runner.hpp"
 
@@ -58,11 +60,125 @@ TEST_CASE("circle app: two runs are byte-identical; Schur and block agree", "[ap
 }
 
 TEST_CASE("circle app: bad flags give a usage error and a non-zero exit", "[apps][errors]") {
-  for (const std::string flags : {"--dt 0", "--dt -1", "--dt nan", "--dt 0.003", "--alpha -1", "--beta nan",
-                                  "--integrator cvode", "--t-final 0", "--mass 0", "--bogus"}) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"--dt 0", "--dt"},           {"--dt -1", "--dt"},          {"--dt nan", "--dt"},
+      {"--alpha -1", "--alpha"},    {"--beta nan", "--beta"},     {"--integrator cvode", "--integrator"},
+      {"--t-final 0", "--t-final"}, {"--mass 0", "--mass"},       {"--bogus", "bogus"},
+      {"--rtol 0", "--rtol"},       {"--atol nan", "--atol"},     {"--rtol -1e-6", "--rtol"},
+      // Step counts beyond 1e9 are refused before t_final / dt is converted to an integer.
+      {"--dt 1e-300", "1e9"},       {"--t-final 1e300", "1e9"},   {"--t-final 0.001", "--t-final"},
+  };
+  for (const auto& [flags, mentioned] : cases) {
     const AppRun run = runApp(kApp, flags);
     INFO(flags << " -> " << run.exit_code << ": " << run.output);
     CHECK(run.exit_code > 0);
-    CHECK(!run.output.empty());
+    CHECK(!run.crashed());
+    CHECK_THAT(run.output, Contains(mentioned));
   }
+}
+
+TEST_CASE("circle app: a run whose first KKT solve fails exits 1, says why and still writes metrics.json",
+          "[apps][errors]") {
+  for (const std::string flags : {"--x0 1e200", "--beta 1e200", "--mass 1e-320"}) {
+    const auto dir = freshOutputDir("circle_fails_at_start");
+    const AppRun run = runApp(kApp, flags + " --out '" + dir.string() + "'");
+    INFO(flags << " -> " << run.exit_code << ": " << run.output);
+    CHECK(run.exit_code == 1);
+    CHECK_THAT(run.output, Contains("run failed: KKT solve failed"));
+    CHECK_THAT(run.output, Contains("Max |phi|: n/a"));
+    const auto m = readJson(dir / "metrics.json");
+    CHECK(m["status"] == "failed");
+    CHECK(!m["message"].get<std::string>().empty());
+    CHECK(m["max_abs_phi"].is_null());
+    CHECK(m["max_abs_phi_after_1s"].is_null());
+    CHECK(m["phi_final"].is_null());
+    CHECK(m["phi_at_t"].empty());
+    CHECK(!std::filesystem::exists(dir / "phi.png"));
+  }
+  // Without --out the failure is reported the same way.
+  const AppRun run = runApp(kApp, "--x0 1e200");
+  INFO(run.output);
+  CHECK(run.exit_code == 1);
+  CHECK_THAT(run.output, Contains("run failed"));
+}
+
+TEST_CASE("circle app: an unwritable --out is an error with a message, before any run", "[apps][errors]") {
+  const auto dir = freshOutputDir("circle_unwritable");
+  std::filesystem::create_directories(dir);
+  { std::ofstream(dir / "a_file") << "x"; }
+  const AppRun run = runApp(kApp, "--out '" + (dir / "a_file" / "sub").string() + "'");
+  INFO(run.output);
+  CHECK(run.exit_code > 0);
+  CHECK(!run.crashed());
+  CHECK_THAT(run.output, Contains("a_file"));
+  CHECK_THAT(run.output, !Contains("Max |phi|"));
+}
+
+TEST_CASE("circle app: a dt that does not divide the report times reports the nearest grid points",
+          "[apps][seed002]") {
+  const auto dir = freshOutputDir("circle_dt_0.003");
+  const AppRun run = runApp(kApp, "--dt 0.003 --out '" + dir.string() + "'");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK_THAT(run.output, Contains("not a multiple of dt: 1667 steps, the run ends at t = 5.001 s"));
+  const auto m = readJson(dir / "metrics.json");
+  CHECK(m["steps"] == 1667);
+  CHECK(m["t_end"].get<double>() == Approx(5.001));
+  const std::pair<const char*, double> nearest[] = {
+      {"0.1", 0.099}, {"0.5", 0.501}, {"1", 0.999}, {"2", 2.001}, {"5", 5.001}};
+  for (const auto& [key, t] : nearest) {
+    INFO(key);
+    REQUIRE(m["phi_at_t_time"].contains(key));
+    CHECK(m["phi_at_t_time"][key].get<double>() == Approx(t).margin(1e-12));
+    // At the grid point's own time, φ follows the closed form as closely as at dt 0.005.
+    CHECK(std::abs(m["phi_at_t"][key].get<double>() - closedFormPhi(t, 5.0, 10.0, 0.0201)) < 1e-6);
+  }
+  CHECK(m["max_abs_phi_after_1s"].is_number());
+  CHECK(!m.contains("rtol"));
+}
+
+TEST_CASE("circle app: a run that ends by 1 s has no 'max |phi| after 1 s'", "[apps][seed002]") {
+  for (const std::string t_final : {"1", "0.7"}) {
+    const auto dir = freshOutputDir("circle_short_" + t_final);
+    const AppRun run = runApp(kApp, "--t-final " + t_final + " --out '" + dir.string() + "'");
+    INFO(t_final << ": " << run.output);
+    REQUIRE(run.exit_code == 0);
+    CHECK_THAT(run.output, Contains("max |phi| after 1 s: n/a"));
+    const auto m = readJson(dir / "metrics.json");
+    CHECK(m["max_abs_phi_after_1s"].is_null());
+    CHECK(m["phi_at_t"].contains("0.5"));
+    CHECK(!m["phi_at_t"].contains("2"));
+  }
+}
+
+TEST_CASE("circle app: CVODE BDF at the lesson's kind of tolerance follows the closed form", "[apps][seed002][adaptive]") {
+  const auto dir = freshOutputDir("circle_cvode_bdf");
+  const AppRun run = runApp(kApp, "--integrator cvode_bdf --rtol 1e-8 --atol 1e-10 --out '" + dir.string() + "'");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto m = readJson(dir / "metrics.json");
+  CHECK(m["integrator"] == "cvode_bdf");
+  CHECK(m["rtol"] == 1e-8);
+  CHECK(m["atol"] == 1e-10);
+  CHECK(std::abs(m["phi_at_t"]["0.5"].get<double>() - closedFormPhi(0.5, 5.0, 10.0, 0.0201)) < 1e-6);
+  CHECK(m["phi_at_t_time"]["0.5"].get<double>() == Approx(0.5).margin(1e-12));
+  CHECK(m["steps"].get<long>() > 0);
+  CHECK(m["rhs_evaluations"].get<long>() > m["steps"].get<long>());
+  CHECK(m["jacobian_evaluations"].get<long>() > 0);
+  for (const char* key : {"error_test_failures", "convergence_failures"}) {
+    INFO(key);
+    CHECK(m[key].is_number_integer());
+  }
+}
+
+TEST_CASE("circle app: ida_ggl reports that it drops Baumgarte", "[apps][seed002][adaptive]") {
+  const auto dir = freshOutputDir("circle_ida_ggl");
+  const AppRun run = runApp(kApp, "--integrator ida_ggl --out '" + dir.string() + "'");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto m = readJson(dir / "metrics.json");
+  CHECK(m["rtol"] == 1e-6);
+  CHECK(m["atol"] == 1e-9);
+  CHECK_THAT(m["notes"].get<std::string>(), Contains("ida_ggl"));
+  CHECK(m["max_abs_phi_after_1s"].get<double>() < 1e-5);
 }

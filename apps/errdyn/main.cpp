@@ -1,0 +1,172 @@
+// kktdae-errdyn: Baumgarte's error dynamics ë + 2αė + β²e = 0, measured against the closed
+// form, and the discrete stability limits of the fixed-step integrators, derived and measured.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <algorithm>
+#include <exception>
+
+#include "common/json_output.hpp"
+#include "common/number_format.hpp"
+#include "common/output_files.hpp"
+#include "errdyn/errdyn_maps.hpp"
+#include "kktdae/kktdae.hpp"
+
+namespace {
+
+using namespace kktdae;
+using namespace kktdae::apps;
+
+struct Model {
+  std::string name;
+  const ConstrainedSystem* system;
+  State start;  ///< off the manifold
+};
+
+struct Flags {
+  std::string out;
+  double rtol = 1e-10;
+  int map_points = 14;  ///< grid points per axis of each map
+  bool maps = true;
+};
+
+int run(const Flags& flags) {
+  const std::filesystem::path out = flags.out;
+  prepareOutputDirectory(out);
+
+  const CircleMass circle;
+  const PointOnPlane plane;
+  const PendulumChain chain2(PendulumChainParams::uniform(2)), chain3(PendulumChainParams::uniform(3));
+  // The chains start with every link 2 % long and a velocity that stretches them (J q̇ ≠ 0).
+  auto stretched = [](const PendulumChain& chain) {
+    State s = chain.initialState(0.3);
+    s.q *= 1.02;
+    for (Eigen::Index i = 0; i < s.v.size(); ++i) s.v[i] = 0.1 * static_cast<double>((i * 7) % 5 - 2);
+    return s;
+  };
+  const std::vector<Model> models = {{"plane", &plane, plane.offManifoldState(0.01, -0.2, 0.5)},
+                                     {"circle", &circle, circle.initialState(1.01)},
+                                     {"chain2", &chain2, stretched(chain2)},
+                                     {"chain3", &chain3, stretched(chain3)}};
+  nlohmann::json document;
+
+  // 1. Continuous error dynamics against the closed form.
+  std::printf("continuous error dynamics (CVODE BDF, rtol %g): max |e - e_closed| / max |e_closed|\n", flags.rtol);
+  std::printf("%-8s %-12s %7s %7s %14s %14s\n", "model", "case", "alpha", "beta", "deviation e", "deviation e'");
+  const std::vector<std::tuple<std::string, double, double>> regimes = {
+      {"under-damped", 5.0, 10.0}, {"critical", 10.0, 10.0}, {"over-damped", 20.0, 10.0}};
+  nlohmann::json continuous = nlohmann::json::array();
+  for (const Model& model : models) {
+    for (const auto& [regime, alpha, beta] : regimes) {
+      ErrorDynamicsCheckOptions options;
+      options.alpha = alpha;
+      options.beta = beta;
+      options.rtol = flags.rtol;
+      options.atol = 1e-2 * flags.rtol;
+      const ErrorDynamicsCheck check = checkErrorDynamics(*model.system, model.start, options);
+      std::printf("%-8s %-12s %7.1f %7.1f %14.3e %14.3e%s\n", model.name.c_str(), regime.c_str(), alpha, beta,
+                  check.max_rel_deviation, check.max_rel_deviation_rate,
+                  check.summary.ok() ? "" : ("  FAILED: " + check.summary.message).c_str());
+      continuous.push_back({{"case", model.name + " " + regime}, {"model", model.name}, {"alpha", alpha}, {"beta", beta},
+                            {"max_rel_deviation", metricNumber(check.max_rel_deviation)},
+                            {"max_rel_deviation_rate", metricNumber(check.max_rel_deviation_rate)},
+                            {"e0", check.e0_max}, {"rtol", flags.rtol}, {"status", check.summary.ok() ? "ok" : "failed"}});
+    }
+  }
+  document["continuous"] = continuous;
+
+  // 2. Discrete stability limits: derived, measured on the linear model, measured on the others.
+  std::printf("\ncritically damped stability limit of dt*omega (dt = 0.005 s, 20 s runs; measured = first unstable gain\n"
+              "above the stable band, grid 0.01; a model unstable at every gain shows the grid's first point)\n");
+  std::printf("%-14s %9s %9s %9s %9s %9s   seed 000's 'dt*omega ~ 1' is off by\n", "integrator", "derived", "plane",
+              "circle", "chain2", "chain3");
+  nlohmann::json stability;
+  for (Integrator integrator : {Integrator::ExplicitEuler, Integrator::SemiImplicitEuler, Integrator::Rk4}) {
+    const std::string name(toString(integrator));
+    const double derived = baumgarteStabilityLimit(integrator, 1.0);
+    StabilityMapOptions options;
+    options.integrator = integrator;
+    options.dts = {0.005};
+    options.min_steps = 4000;  // long enough for the critically damped transient to die
+    // A band around the derived limit: wide enough below it to find the stable cells.
+    for (double x = std::max(0.01, derived - 0.6); x <= derived + 0.3; x += 0.01) options.omegas.push_back(x / 0.005);
+    nlohmann::json by_model;
+    double measured_linear = 0.0;
+    std::printf("%-14s %9.4f", name.c_str(), derived);
+    for (const Model& model : models) {
+      const double measured = measuredStabilityLimit(runStabilityMap(*model.system, model.start, options));
+      std::printf(" %9.3f", measured);
+      if (model.name == "plane") {
+        measured_linear = measured;
+      } else {
+        by_model[model.name] = metricNumber(measured);
+      }
+    }
+    std::printf("   %+.0f %%\n", 100.0 * (1.0 - derived) / derived);
+    nlohmann::json zeta_limits;
+    for (double zeta : {0.25, 0.5, 0.7, 1.0, 1.5, 2.0, 4.0}) {
+      zeta_limits[pythonRepr(zeta)] = baumgarteStabilityLimit(integrator, zeta);
+    }
+    const BaumgarteRecommendation recommended = recommendBaumgarte(integrator, 0.005);
+    stability[name] = {{"derived", derived},
+                       {"measured", metricNumber(measured_linear)},
+                       {"measured_by_model", by_model},
+                       {"derived_by_zeta", zeta_limits},
+                       {"recommended_omega_at_dt_0.005", recommended.omega},
+                       {"recommendation", recommended.reasoning}};
+  }
+  document["stability"] = stability;
+  document["thresholds"] = {{"blow_up", "non-finite, failed solve, or |e| > 1e6 |e0| at any time"},
+                            {"grows", "max |e| over the last tenth of the run > |e0|"},
+                            {"decays", "max |e| over the last tenth < 1e-3 |e0|"},
+                            {"bounded", "otherwise"},
+                            {"run_length", "max(2 s, 400 steps) for the maps; 4000 steps for the limits"}};
+
+  // 3. (dt, ω) maps, per integrator and model.
+  if (flags.maps) {
+    std::printf("\nstability maps (%d x %d runs each):\n", flags.map_points, flags.map_points);
+    const auto dts = logSpace(1e-3, 3e-2, flags.map_points);
+    const auto omegas = logSpace(5.0, 3000.0, flags.map_points);
+    for (Integrator integrator : {Integrator::ExplicitEuler, Integrator::SemiImplicitEuler, Integrator::Rk4}) {
+      for (const Model& model : models) {
+        StabilityMapOptions options;
+        options.integrator = integrator;
+        options.dts = dts;
+        options.omegas = omegas;
+        const auto cells = runStabilityMap(*model.system, model.start, options);
+        for (const std::string& line : writeStabilityMap(out, std::string(toString(integrator)), model.name,
+                                                         baumgarteStabilityLimit(integrator, 1.0), cells)) {
+          std::printf("  %s\n", line.c_str());
+        }
+      }
+    }
+  }
+  writeJson(out / "errdyn.json", document);
+  std::printf("\nresults: %s\n", (out / "errdyn.json").c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Baumgarte's error dynamics: closed form vs measured, and the stability limits of the "
+               "fixed-step integrators (derived vs measured)",
+               "kktdae-errdyn"};
+  Flags flags;
+  app.add_option("--out", flags.out, "write errdyn.json, the maps' CSV and PNGs here")->required();
+  app.add_option("--rtol", flags.rtol, "CVODE tolerance for the continuous comparison")
+      ->check(CLI::Range(1e-13, 1e-3))
+      ->capture_default_str();
+  app.add_option("--map-points", flags.map_points, "grid points per axis of each stability map")
+      ->check(CLI::Range(2, 60))
+      ->capture_default_str();
+  app.add_flag("--maps,!--no-maps", flags.maps, "draw the (dt, omega) stability maps");
+  try {
+    app.parse(argc, argv);
+    return run(flags);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "kktdae-errdyn: error: %s\n", error.what());
+    return 2;
+  }
+}

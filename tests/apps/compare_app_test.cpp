@@ -1,0 +1,147 @@
+// kktdae-compare: its files, and numbers that follow from the integrators' orders rather than
+// from a recorded output.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <string>
+#include <utility>
+
+#include "apps/app_runner.hpp"
+
+using namespace kktdae::testing;
+using Catch::Matchers::Contains;
+
+namespace {
+const std::string kApp = KKTDAE_COMPARE_APP;
+
+/// (integrator, dt or rtol) → row of compare.json.
+std::map<std::pair<std::string, double>, nlohmann::json> rowsBySetting(const nlohmann::json& doc) {
+  std::map<std::pair<std::string, double>, nlohmann::json> rows;
+  for (const auto& row : doc["rows"]) {
+    const bool adaptive = row["kind"] == "adaptive";
+    rows[{row["integrator"].get<std::string>(), (adaptive ? row["rtol"] : row["dt"]).get<double>()}] = row;
+  }
+  return rows;
+}
+
+double errorOf(const std::map<std::pair<std::string, double>, nlohmann::json>& rows, const std::string& integrator,
+               double setting) {
+  const auto found = rows.find({integrator, setting});
+  REQUIRE(found != rows.end());
+  return found->second["error_at_T"].get<double>();
+}
+}  // namespace
+
+TEST_CASE("compare app: a short sweep writes its files and every error follows its integrator's order",
+          "[apps][compare]") {
+  const auto dir = freshOutputDir("compare_short");
+  const AppRun run = runApp(kApp, "--horizon 0.5 --rtols 1e-4,1e-6 --dts 0.02,0.01,0.005 --repeats 1 --out '" +
+                                      dir.string() + "'");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK_THAT(run.output, Contains("reference cross-check"));
+  CHECK_THAT(run.output, Contains("rk4"));
+
+  const auto doc = readJson(dir / "compare.json");
+  // 3 fixed-step integrators x 3 dts + 4 adaptive x 2 rtols.
+  REQUIRE(doc["rows"].size() == 17);
+  for (const auto& row : doc["rows"]) {
+    INFO(row.dump());
+    CHECK(row["status"] == "ok");
+    REQUIRE(row["error_at_T"].is_number());
+    CHECK(row["error_at_T"].get<double>() > 0.0);
+    CHECK(row["wall_seconds"].get<double>() >= 0.0);
+    if (row["kind"] == "fixed_step") {
+      // A fixed-step run takes exactly T / dt steps.
+      CHECK(row["steps"].get<long>() == std::lround(0.5 / row["dt"].get<double>()));
+    }
+  }
+
+  // The reference (ida_ggl at rtol 1e-12) and the independent Richardson-extrapolated RK4 agree
+  // far below every error being measured, and RK4's own error estimate is smaller still.
+  const auto& reference = doc["reference"];
+  CHECK(reference["cross_check"].get<double>() < 1e-8);
+  CHECK(reference["richardson_estimate"].get<double>() < 1e-8);
+  CHECK(reference["state_at_T"].size() == 12);  // (q, v) of two particles in 3D
+
+  const auto rows = rowsBySetting(doc);
+  // Global error ∝ dt^p: halving dt twice divides it by 2^(2p) — 256 for RK4, 4 for the Euler
+  // methods; the bounds leave room for the pre-asymptotic regime at the coarsest step.
+  CHECK(errorOf(rows, "rk4", 0.02) / errorOf(rows, "rk4", 0.005) > 10.0);
+  CHECK(errorOf(rows, "euler", 0.02) / errorOf(rows, "euler", 0.005) > 2.0);
+  CHECK(errorOf(rows, "semi_implicit", 0.02) / errorOf(rows, "semi_implicit", 0.005) > 2.0);
+  // RK4 at dt = 0.005 s is five orders of magnitude more accurate than a first-order method there.
+  CHECK(errorOf(rows, "rk4", 0.005) < 1e-3 * errorOf(rows, "euler", 0.005));
+  // Tolerance-proportional: the global error follows rtol, so a 100-fold tighter tolerance
+  // must give at least a 10-fold smaller error.
+  for (const std::string integrator : {"cvode_bdf", "cvode_adams", "ida_index1", "ida_ggl"}) {
+    INFO(integrator);
+    CHECK(errorOf(rows, integrator, 1e-6) < 0.1 * errorOf(rows, integrator, 1e-4));
+  }
+  // GGL holds φ at the tolerance level without any stabilization (issue 4's bound).
+  for (const double rtol : {1e-4, 1e-6}) {
+    const auto& row = rows.at({"ida_ggl", rtol});
+    CHECK(row["max_phi_inf"].get<double>() <= 10.0 * (rtol + row["atol"].get<double>()));
+  }
+
+  // compare.csv: a header and one line per run, with the same integrators in the same order.
+  std::istringstream csv(readFile(dir / "compare.csv"));
+  std::string line;
+  REQUIRE(std::getline(csv, line));
+  CHECK(line.rfind("integrator,kind,dt,rtol,atol,error_at_T,", 0) == 0);
+  std::size_t lines = 0;
+  while (std::getline(csv, line)) {
+    INFO(line);
+    REQUIRE(lines < doc["rows"].size());
+    CHECK(line.rfind(doc["rows"][lines]["integrator"].get<std::string>() + ",", 0) == 0);
+    ++lines;
+  }
+  CHECK(lines == doc["rows"].size());
+
+  // The script renders by hand too (it names its own output); the PNG needs gnuplot.
+  const std::string script = readFile(dir / "work_precision.gp");
+  CHECK_THAT(script, Contains("if (!exists(\"outfile\")) outfile = 'work_precision.png'"));
+  CHECK_THAT(script, Contains("set logscale xy"));
+  if (gnuplotOnPath()) CHECK(std::filesystem::file_size(dir / "work_precision.png") > 10000);
+}
+
+TEST_CASE("compare app: the circle under Baumgarte in the block form measures integration error only",
+          "[apps][compare]") {
+  // Started on the circle, the Baumgarte-stabilized solution is the exact one: RK4's error
+  // against the (stabilization-free) ida_ggl reference must still fall at fourth order.
+  const auto dir = freshOutputDir("compare_circle");
+  const AppRun run = runApp(kApp, "--model circle --horizon 0.5 --integrators rk4,cvode_bdf,ida_ggl --dts 0.01,0.005 "
+                                  "--rtols 1e-6 --stabilization baumgarte --alpha 5 --beta 10 --form block "
+                                  "--repeats 1 --out '" + dir.string() + "'");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto doc = readJson(dir / "compare.json");
+  CHECK(doc["model"]["name"] == "circle");
+  CHECK(doc["form"] == "block");
+  CHECK(doc["stabilization"]["kind"] == "baumgarte");
+  REQUIRE(doc["rows"].size() == 4);
+  for (const auto& row : doc["rows"]) CHECK(row["status"] == "ok");
+  CHECK(doc["reference"]["cross_check"].get<double>() < 1e-8);
+  const auto rows = rowsBySetting(doc);
+  // One halving: 2^4 = 16 asymptotically.
+  CHECK(errorOf(rows, "rk4", 0.01) / errorOf(rows, "rk4", 0.005) > 8.0);
+  CHECK(errorOf(rows, "cvode_bdf", 1e-6) < 1e-3);
+}
+
+TEST_CASE("compare app: bad flags give a usage error and a non-zero exit", "[apps][compare][errors]") {
+  const auto dir = freshOutputDir("compare_errors");
+  const std::string out = " --out '" + dir.string() + "'";
+  CHECK(runApp(kApp, "").exit_code > 0);  // --out is required
+  for (const std::string flags :
+       {"--model sphere", "--links 0", "--model circle --links 3", "--model circle --tilt 0.2", "--tilt nan",
+        "--horizon 0", "--horizon -1", "--dts 0.01,abc", "--dts 0.01,,0.005", "--dts 0", "--dts 0.003",
+        "--rtols -1e-6", "--rtols nan", "--integrators rk5", "--integrators rk4,rk4", "--form lu",
+        "--stabilization soft", "--alpha 5", "--stabilization baumgarte --beta -1", "--repeats 0", "--bogus"}) {
+    const AppRun run = runApp(kApp, flags + out);
+    INFO(flags << " -> " << run.exit_code << ": " << run.output);
+    CHECK(run.exit_code > 0);
+    CHECK(!run.output.empty());
+  }
+}

@@ -1,0 +1,49 @@
+// kktdae-errdyn: the closed form against measurement and the stability limits, as a user runs it.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "apps/app_runner.hpp"
+
+using namespace kktdae::testing;
+using Catch::Matchers::Contains;
+
+TEST_CASE("errdyn app: errdyn.json holds the continuous cases and the derived and measured limits",
+          "[apps][errdyn]") {
+  const auto dir = freshOutputDir("errdyn");
+  const AppRun run = runApp(KKTDAE_ERRDYN_APP, "--no-maps --out '" + dir.string() + "'");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto doc = readJson(dir / "errdyn.json");
+  REQUIRE(doc["continuous"].size() == 12);  // 4 models × under/critical/over-damped
+  for (const auto& c : doc["continuous"]) {
+    INFO(c.dump());
+    CHECK(c["status"] == "ok");
+    for (const char* key : {"case", "alpha", "beta", "max_rel_deviation"}) CHECK(c.contains(key));
+    // rtol 1e-10: the deviation is the solver's error relative to max|e| ≈ 0.01–0.02 (bound
+    // 100·rtol·|q|/e0 ≤ 3e-6, docs/baumgarte.md)
+    CHECK(c["max_rel_deviation"].get<double>() < 3e-6);
+  }
+  for (const char* integrator : {"euler", "semi_implicit", "rk4"}) {
+    const auto& s = doc["stability"][integrator];
+    INFO(integrator << ": " << s.dump());
+    const double derived = s["derived"].get<double>(), measured = s["measured"].get<double>();
+    CHECK(measured >= derived - 1e-9);
+    CHECK(measured <= derived + 0.0101);  // one grid step
+    CHECK(s["measured_by_model"].contains("circle"));
+    CHECK(s["measured_by_model"].contains("chain2"));
+  }
+  // Semi-implicit Euler keeps the linear limit on the nonlinear models too.
+  for (const char* model : {"circle", "chain2", "chain3"}) {
+    CHECK(doc["stability"]["semi_implicit"]["measured_by_model"][model].get<double>() ==
+          Approx(doc["stability"]["semi_implicit"]["measured"].get<double>()));
+  }
+}
+
+TEST_CASE("errdyn app: bad flags give a usage error", "[apps][errdyn][errors]") {
+  for (const std::string flags : {"", "--out /tmp/x --rtol 0", "--out /tmp/x --map-points 1", "--bogus"}) {
+    const AppRun run = runApp(KKTDAE_ERRDYN_APP, flags);
+    INFO(flags << " -> " << run.exit_code << ": " << run.output);
+    CHECK(run.exit_code > 0);
+  }
+}
