@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "common/cli_validators.hpp"
+#include "kktdae/kktdae.hpp"
 
 namespace kktdae::apps {
 
@@ -25,11 +26,12 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
   app.add_option("--atol", flags.atol, "absolute tolerance of the adaptive integrators")
       ->check(finitePositive())
       ->capture_default_str();
-  app.add_option("--stabilization", flags.stabilization, "'all' runs none and baumgarte side by side")
-      ->check(CLI::IsMember({"all", "none", "baumgarte"}))
+  app.add_option("--stabilization", flags.stabilization, "'all' runs none and baumgarte side by side (the chapter); 'every' adds projection and soft (MuJoCo-style)")
+      ->check(CLI::IsMember({"all", "none", "baumgarte", "every"}))
       ->capture_default_str();
   app.add_option("--baumgarte", flags.baumgarte,
-                 "Baumgarte frequency omega [rad/s]: feedback 2*omega*phidot + omega^2*phi (critically damped)")
+                 "Baumgarte frequency omega [rad/s]: feedback 2*omega*phidot + omega^2*phi (critically damped); "
+                 "'auto' asks recommendBaumgarte() for this integrator and dt")
       ->capture_default_str();
   app.add_option("--dt", flags.dt, "time step [s]; the output spacing of the adaptive integrators")
       ->check(finitePositive())
@@ -53,7 +55,17 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
 
 void finishConstraintsFlags(ConstraintsFlags& flags) {
   flags.seed = parseSeed("--seed", flags.seed_text);
-  flags.baumgarte_omega = parseNonNegative("--baumgarte", flags.baumgarte);
+  if (flags.baumgarte == "auto") {
+    // recommendBaumgarte() needs a fixed step to size the gain against (docs/baumgarte.md).
+    const kktdae::Integrator integrator = kktdae::parseIntegrator(flags.integrator);
+    if (kktdae::isAdaptive(integrator)) {
+      throw CLI::ValidationError("--baumgarte", "'auto' sizes the gain for a fixed-step integrator; " +
+                                                    flags.integrator + " chooses its own steps: give a number");
+    }
+    flags.baumgarte_omega = kktdae::recommendBaumgarte(integrator, flags.dt).omega;
+  } else {
+    flags.baumgarte_omega = parseNonNegative("--baumgarte", flags.baumgarte);
+  }
 }
 
 std::uint64_t parseSeed(const std::string& flag, const std::string& text) {

@@ -53,8 +53,13 @@ int run(ConstraintsFlags& flags) {
   options.adaptive.atol = flags.atol;
 
   std::vector<ChainMode> modes;
+  const bool every = flags.stabilization == "every";
   if (flags.stabilization != "baumgarte") modes.push_back({"none", Stabilization::none()});
   if (flags.stabilization != "none") modes.push_back({"baumgarte", Stabilization::critical(flags.baumgarte_omega)});
+  if (every) {
+    modes.push_back({"projection", Stabilization::projection()});
+    modes.push_back({"soft", Stabilization::softConstraint()});  // MuJoCo's default solref/solimp
+  }
 
   const auto results = runChainComparison(chain, chain.initialState(run.tilt), modes, options, flags.rerun);
 

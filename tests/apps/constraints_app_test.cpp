@@ -253,3 +253,46 @@ TEST_CASE("constraints app: a mode that fails at its first state reports n/a and
   CHECK(m["baumgarte"]["status"] == "diverged");
   CHECK(m["baumgarte"]["steps_completed"] == 0);
 }
+
+TEST_CASE("constraints app: --stabilization every runs none, baumgarte, projection and soft side by side",
+          "[apps][stabilization]") {
+  const auto dir = freshOutputDir("every");
+  const AppRun run = runApp(KKTDAE_CONSTRAINTS_APP, "--stabilization every --steps 800 --out '" + dir.string() + "'");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK_THAT(run.output, Contains("proj. iter.") && Contains("as expected"));
+  const auto m = readJson(dir / "metrics.json")["results"];
+  for (const char* mode : {"none", "baumgarte", "projection", "soft"}) {
+    INFO(mode);
+    REQUIRE(m.contains(mode));
+    CHECK(m[mode]["status"] == "ok");
+  }
+  CHECK(m["projection"]["max_violation"].get<double>() <= 1e-10);
+  CHECK(m["projection"]["projection_iterations"].get<long>() >= 800);
+  CHECK(m["none"]["projection_iterations"].get<long>() == 0);
+  // Soft constraints yield: their error sits between the hard modes'.
+  CHECK(m["soft"]["max_violation"].get<double>() < m["none"]["max_violation"].get<double>());
+  CHECK(m["soft"]["max_violation"].get<double>() > m["projection"]["max_violation"].get<double>());
+}
+
+TEST_CASE("constraints app: --baumgarte auto asks recommendBaumgarte for the integrator and dt", "[apps][errdyn]") {
+  const auto semi = readJson([&] {
+    const auto dir = freshOutputDir("auto_semi");
+    REQUIRE(runApp(KKTDAE_CONSTRAINTS_APP, "--baumgarte auto --no-rerun --out '" + dir.string() + "'").exit_code == 0);
+    return dir / "metrics.json";
+  }());
+  CHECK(semi["baumgarte_auto"] == true);
+  CHECK(semi["baumgarte"].get<double>() == Approx(0.5 * 2.0 * (std::sqrt(2.0) - 1.0) / 0.005));
+  // The recommendation holds the chapter's links tighter than the chapter's omega = 20 (2.3e-2).
+  CHECK(semi["results"]["baumgarte"]["max_violation"].get<double>() < 0.0235 / 2.0);
+  const auto rk4 = readJson([&] {
+    const auto dir = freshOutputDir("auto_rk4");
+    REQUIRE(runApp(KKTDAE_CONSTRAINTS_APP, "--integrator rk4 --baumgarte auto --no-rerun --out '" + dir.string() + "'")
+                .exit_code == 0);
+    return dir / "metrics.json";
+  }());
+  CHECK(rk4["baumgarte"].get<double>() == Approx(20.0));
+  const AppRun adaptive = runApp(KKTDAE_CONSTRAINTS_APP, "--integrator cvode_bdf --baumgarte auto --no-rerun --out /tmp/x");
+  CHECK(adaptive.exit_code > 0);
+  CHECK_THAT(adaptive.output, Contains("--baumgarte"));
+}
