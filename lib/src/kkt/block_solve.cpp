@@ -40,7 +40,7 @@ KktResult solveBlock(const Stabilization& stabilization, const KktOptions& optio
     ws.block.bottomRightCorner(nc, nc).setZero();
     ws.block_constant_part_ready = true;
   }
-  if (stabilization.kind == Stabilization::Kind::Soft) {
+  if (stabilization.kind == Stabilization::Kind::Soft && nc > 0) {
     // [M −Jᵀ; J R]: the constraint row reads J q̈ + R λ = a_ref − γ (docs/stabilization.md).
     if (!constraintSpaceDiagonal(ws)) {
       KktResult result;

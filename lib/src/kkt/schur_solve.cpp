@@ -26,8 +26,10 @@ KktResult solveSchur(const Stabilization& stabilization, const KktOptions& optio
     if (ws.mass_llt.info() != Eigen::Success) {
       return breakdown("mass matrix M is not positive definite (Cholesky failed)", {});
     }
-    ws.inverse_mass_jt = ws.J.transpose();
-    ws.mass_llt.solveInPlace(ws.inverse_mass_jt);
+    if (ws.nc > 0) {  // Eigen's triangular solve dereferences an empty right-hand side (UBSan)
+      ws.inverse_mass_jt = ws.J.transpose();
+      ws.mass_llt.solveInPlace(ws.inverse_mass_jt);
+    }
     ws.free_acceleration = ws.force;
     ws.mass_llt.solveInPlace(ws.free_acceleration);
   }
