@@ -177,16 +177,8 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
       fillStatistics(memory.get(), problem, summary);
       sunrealtype t_current = t_reached;
       CVodeGetCurrentTime(memory.get(), &t_current);
-      std::string message = "CVode failed with " + sd::cvodeFlagName(flag) + " at t = " + formatDouble(t_current) +
-                            " s (last step " + formatDouble(summary.last_step) + " s, next output " +
-                            formatDouble(t_out) + " s)";
-      if (!problem.failure.ok()) {
-        message += ": KKT solve failed (" + std::string(toString(problem.failure.status)) + ") at t = " +
-                   formatDouble(problem.failure_time) + " s: " + problem.failure.message +
-                   describeRows(problem.failure.offending_rows);
-      } else if (!problem.log.last_message.empty()) {
-        message += ": " + problem.log.last_message;
-      }
+      const std::string message = sd::solverFailureMessage("CVode", sd::cvodeFlagName(flag), t_current, summary.last_step, t_out,
+                                                           {problem.failure, problem.failure_time}, problem.log);
       summary.failed_step = k;
       return recorder.finish(problem.failure.ok() ? RunStatus::SolverFailure : RunStatus::KktFailure, message);
     }

@@ -201,16 +201,8 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
       fillStatistics(memory.get(), problem, summary);
       sunrealtype t_current = t_reached;
       IDAGetCurrentTime(memory.get(), &t_current);
-      std::string message = "IDASolve failed with " + sd::idaFlagName(flag) + " at t = " + formatDouble(t_current) +
-                            " s (last step " + formatDouble(summary.last_step) + " s, next output " +
-                            formatDouble(t_out) + " s)";
-      if (!problem.failure.ok()) {
-        message += ": model terms failed (" + std::string(toString(problem.failure.status)) + ") at t = " +
-                   formatDouble(problem.failure_time) + " s: " + problem.failure.message +
-                   describeRows(problem.failure.offending_rows);
-      } else if (!problem.log.last_message.empty()) {
-        message += ": " + problem.log.last_message;
-      }
+      const std::string message = sd::solverFailureMessage("IDASolve", sd::idaFlagName(flag), t_current, summary.last_step, t_out,
+                                                           {problem.failure, problem.failure_time}, problem.log);
       summary.failed_step = k;
       return recorder.finish(problem.failure.ok() ? RunStatus::SolverFailure : RunStatus::KktFailure, message);
     }

@@ -4,6 +4,9 @@
 
 #include <cstdlib>
 
+#include "../simulate/run_recorder.hpp"
+#include "kktdae/core/checks.hpp"
+
 namespace kktdae::detail::sundials {
 
 Context::Context() {
@@ -38,6 +41,19 @@ std::string takeName(char* name) {
   return text;
 }
 }  // namespace
+
+std::string solverFailureMessage(const std::string& call, const std::string& flag, double t_current,
+                                 double last_step, double t_out, const ModelFailure& failure, const ErrorLog& log) {
+  std::string message = call + " failed with " + flag + " at t = " + formatDouble(t_current) + " s (last step " +
+                        formatDouble(last_step) + " s, next output " + formatDouble(t_out) + " s)";
+  if (!failure.result.ok()) {
+    message += ": model terms or KKT solve failed (" + std::string(toString(failure.result.status)) + ") at t = " +
+               formatDouble(failure.time) + " s: " + failure.result.message + describeRows(failure.result.offending_rows);
+  } else if (!log.last_message.empty()) {
+    message += ": " + log.last_message;
+  }
+  return message;
+}
 
 std::string cvodeFlagName(long flag) { return takeName(CVodeGetReturnFlagName(flag)); }
 std::string idaFlagName(long flag) { return takeName(IDAGetReturnFlagName(flag)); }

@@ -11,6 +11,8 @@
 #include <sundials/sundials_nonlinearsolver.h>
 
 #include <Eigen/Core>
+
+#include "kktdae/kkt/kkt_result.hpp"
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -70,6 +72,17 @@ struct ErrorLog {
   std::string last_function;
 };
 void routeErrorMessage(int error_code, const char* module, const char* function, char* message, void* log);
+
+/// The model failure a right-hand side or residual recorded before SUNDIALS gave up.
+struct ModelFailure {
+  KktResult result;  ///< Ok when none was recorded
+  double time = 0.0;
+};
+
+/// "<call> failed with <FLAG> at t = … s (last step … s, next output … s): <why>", the why being
+/// the recorded model failure if any, else SUNDIALS' own last message.
+std::string solverFailureMessage(const std::string& call, const std::string& flag, double t_current,
+                                 double last_step, double t_out, const ModelFailure& failure, const ErrorLog& log);
 
 /// "CV_CONV_FAILURE" etc. (SUNDIALS allocates the name; this frees it).
 std::string cvodeFlagName(long flag);
