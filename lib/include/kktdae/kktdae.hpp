@@ -32,3 +32,7 @@
 #include "kktdae/stabilization/stabilization.hpp"
 #include "kktdae/system/constrained_system.hpp"
 #include "kktdae/system/derivative_check.hpp"
+#include "kktdae/autodiff/dual.hpp"
+#include "kktdae/autodiff/autodiff_constraints.hpp"
+#include "kktdae/autodiff/lagrangian_system.hpp"
+#include "kktdae/models/particle_system.hpp"
