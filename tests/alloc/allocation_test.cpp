@@ -14,19 +14,16 @@
 
 #include "support/test_models.hpp"
 
-namespace {
-std::atomic<bool> counting{false};
-std::atomic<long> allocations{0};
+#include "alloc/allocation_counter.hpp"
 
-struct AllocationCounter {
-  AllocationCounter() {
-    allocations = 0;
-    counting = true;
-  }
-  ~AllocationCounter() { counting = false; }
-  long count() const { return allocations.load(); }
-};
-}  // namespace
+namespace kktdae::testing {
+std::atomic<bool> counting_allocations{false};
+std::atomic<long> allocation_count{0};
+}  // namespace kktdae::testing
+
+using kktdae::testing::AllocationCounter;
+using kktdae::testing::allocation_count;
+using kktdae::testing::counting_allocations;
 
 extern "C" {
 void* __libc_malloc(std::size_t size);
@@ -34,15 +31,15 @@ void* __libc_calloc(std::size_t count, std::size_t size);
 void* __libc_realloc(void* p, std::size_t size);
 
 void* malloc(std::size_t size) {
-  if (counting) ++allocations;
+  if (counting_allocations) ++allocation_count;
   return __libc_malloc(size);
 }
 void* calloc(std::size_t count, std::size_t size) {
-  if (counting) ++allocations;
+  if (counting_allocations) ++allocation_count;
   return __libc_calloc(count, size);
 }
 void* realloc(void* p, std::size_t size) {
-  if (counting) ++allocations;
+  if (counting_allocations) ++allocation_count;
   return __libc_realloc(p, size);
 }
 }

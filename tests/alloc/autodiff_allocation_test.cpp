@@ -2,64 +2,14 @@
 // allocate nothing on the per-step path: their J, ∂φ/∂t, γ, M and h evaluations and the KKT
 // solves and fixed steps built on them. Same technique as allocation_test.cpp: malloc, calloc,
 // realloc and operator new are replaced by counting versions that forward to glibc; counting is
-// on only while a test holds an AllocationCounter. Its own binary (it replaces malloc); not built
-// under the sanitizers, which interpose malloc themselves.
-// GCC cannot see that the replaced operator new below uses malloc, and warns on every free().
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
-#define CATCH_CONFIG_MAIN
+// on only while a test holds an AllocationCounter (alloc/allocation_counter.hpp).
 #include <catch2/catch.hpp>
 
+#include "alloc/allocation_counter.hpp"
 #include "kktdae/models/particle_system.hpp"
 #include "unit/autodiff/ad_test_models.hpp"
 
-namespace {
-std::atomic<bool> counting{false};
-std::atomic<long> allocations{0};
-
-struct AllocationCounter {
-  AllocationCounter() {
-    allocations = 0;
-    counting = true;
-  }
-  ~AllocationCounter() { counting = false; }
-  long count() const { return allocations.load(); }
-};
-}  // namespace
-
-extern "C" {
-void* __libc_malloc(std::size_t size);
-void* __libc_calloc(std::size_t count, std::size_t size);
-void* __libc_realloc(void* p, std::size_t size);
-
-void* malloc(std::size_t size) {
-  if (counting) ++allocations;
-  return __libc_malloc(size);
-}
-void* calloc(std::size_t count, std::size_t size) {
-  if (counting) ++allocations;
-  return __libc_calloc(count, size);
-}
-void* realloc(void* p, std::size_t size) {
-  if (counting) ++allocations;
-  return __libc_realloc(p, size);
-}
-}
-
-void* operator new(std::size_t size) {
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) { return operator new(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-
+using kktdae::testing::AllocationCounter;
 using namespace kktdae;
 
 namespace {
