@@ -58,15 +58,36 @@ Summary simulate(const ConstrainedSystem& system, const State& initial, const Si
   requireFinite("initial.q", initial.q);
   requireFinite("initial.v", initial.v);
   if (isAdaptive(options.integrator)) options.adaptive.validate(system.nq());
-  switch (options.integrator) {
-    case Integrator::CvodeBdf:
-    case Integrator::CvodeAdams:
-      return detail::simulateCvode(system, initial, options, observer);
-    case Integrator::IdaIndex1:
-    case Integrator::IdaGgl:
-      return detail::simulateIda(system, initial, options, observer);
-    default:
-      return detail::simulateFixedStep(system, initial, options, observer);
+  if (options.integrator == Integrator::CvodeAdams && options.stabilization.project_after_step) {
+    throwInvalid("stabilization.project_after_step",
+                 "cvode_adams cannot project after steps: SUNDIALS projects with BDF methods only (use cvode_bdf)");
+  }
+  if (options.integrator == Integrator::IdaIndex1 && options.stabilization.kind == Stabilization::Kind::Soft) {
+    throwInvalid("stabilization.kind", "soft constraints need the regularized solve; ida_index1 enforces its "
+                                       "constraint row exactly (use a fixed-step integrator or CVODE)");
+  }
+  try {
+    switch (options.integrator) {
+      case Integrator::CvodeBdf:
+      case Integrator::CvodeAdams:
+        return detail::simulateCvode(system, initial, options, observer);
+      case Integrator::IdaIndex1:
+      case Integrator::IdaGgl:
+        return detail::simulateIda(system, initial, options, observer);
+      default:
+        return detail::simulateFixedStep(system, initial, options, observer);
+    }
+  } catch (const std::invalid_argument&) {
+    throw;  // a programming error in the call, reported as such
+  } catch (const std::exception& error) {
+    // Out of memory, or a model/observer that threw: the run ends with a status, not an exception.
+    Summary summary;
+    summary.integrator = options.integrator;
+    summary.form = options.kkt.form;
+    summary.t_final = initial.t;
+    summary.status = RunStatus::SolverFailure;
+    summary.message = std::string("run aborted by an exception: ") + error.what();
+    return summary;
   }
 }
 

@@ -3,6 +3,7 @@
 #include "kktdae/core/checks.hpp"
 #include "kktdae/stabilization/error_dynamics.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace kktdae {
@@ -32,7 +33,7 @@ BaumgarteRecommendation recommendBaumgarte(Integrator integrator, double dt, con
     throwInvalid("zeta", "explicit Euler has no stable Baumgarte gain without damping (zeta = 0)");
   }
   if (integrator == Integrator::Rk4) {
-    r.dt_omega = options.safety > 0.0 ? options.safety * r.dt_omega_limit : 0.1;
+    r.dt_omega = options.safety > 0.0 ? options.safety * r.dt_omega_limit : std::min(0.1, 0.5 * r.dt_omega_limit);
     r.reasoning = "rk4 drifts only O(dt^4): a gentle correction (dt*omega = " + fourDigits(r.dt_omega) +
                   ", limit " + fourDigits(r.dt_omega_limit) + ") removes it without adding stiffness error";
   } else {

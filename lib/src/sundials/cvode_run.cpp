@@ -24,13 +24,33 @@ struct CvodeProblem {
   RunRecorder* recorder = nullptr;
   int nq = 0;
   long rhs_evaluations = 0;
+  std::string projection_failure;  ///< why the last projection failed, if one did
   /// The first KKT failure that ended the run, with its time (empty status Ok if none).
   KktResult failure;
   double failure_time = 0.0;
   sd::ErrorLog log;
 };
 
+/// Records an exception from the model (or controller) as the run's failure: exceptions must not
+/// unwind through SUNDIALS' C frames.
+int recordException(CvodeProblem& problem, double t, const std::exception& error) {
+  problem.failure.status = KktStatus::NonFinite;
+  problem.failure.message = std::string("the model threw: ") + error.what();
+  problem.failure_time = t;
+  return -1;
+}
+
+int rightHandSideUnguarded(sunrealtype t, N_Vector y, N_Vector ydot, void* data);
+
 int rightHandSide(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
+  try {
+    return rightHandSideUnguarded(t, y, ydot, data);
+  } catch (const std::exception& error) {
+    return recordException(*static_cast<CvodeProblem*>(data), t, error);
+  }
+}
+
+int rightHandSideUnguarded(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
   auto& problem = *static_cast<CvodeProblem*>(data);
   ++problem.rhs_evaluations;
   // Sticky: once the model failed at a finite state the run is over. Without this, a failure
@@ -55,7 +75,7 @@ int rightHandSide(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
 
 /// CVODE's projection hook: corr = Π(y) − y, Π the M-orthogonal projection onto φ = 0 and
 /// J q̇ + ∂φ/∂t = 0. CVODE calls it after every accepted step and keeps integrating from Π(y).
-int projectState(sunrealtype t, N_Vector ycur, N_Vector corr, sunrealtype, N_Vector, void* data) {
+int projectState(sunrealtype t, N_Vector ycur, N_Vector corr, sunrealtype, N_Vector, void* data) try {
   auto& problem = *static_cast<CvodeProblem*>(data);
   const auto y = sd::view(ycur);
   auto correction = sd::view(corr);
@@ -64,11 +84,16 @@ int projectState(sunrealtype t, N_Vector ycur, N_Vector corr, sunrealtype, N_Vec
   problem.projected.v = y.tail(problem.nq);
   const ProjectionReport report =
       projectToManifold(*problem.system, problem.projected, *problem.projection_options, *problem.projection_ws);
-  if (!report.converged) return 1;  // recoverable: CVODE retries with a smaller step
+  if (!report.converged) {
+    problem.projection_failure = report.message;
+    return 1;  // recoverable: CVODE retries with a smaller step
+  }
   problem.recorder->countProjection(report);
   correction.head(problem.nq) = problem.projected.q - y.head(problem.nq);
   correction.tail(problem.nq) = problem.projected.v - y.tail(problem.nq);
   return 0;
+} catch (const std::exception& error) {
+  return recordException(*static_cast<CvodeProblem*>(data), t, error);
 }
 
 void fillStatistics(void* memory, const CvodeProblem& problem, Summary& summary) {
@@ -77,8 +102,10 @@ void fillStatistics(void* memory, const CvodeProblem& problem, Summary& summary)
   if (memory == nullptr) return;
   long value = 0;
   if (CVodeGetNumSteps(memory, &value) >= 0) summary.steps = value;
-  if (CVodeGetNumJacEvals(memory, &value) >= 0) summary.jacobian_evaluations = value;
-  if (CVodeGetNumLinSolvSetups(memory, &value) >= 0) summary.linear_solver_setups = value;
+  if (summary.integrator == Integrator::CvodeBdf) {  // Adams has no linear solver to ask
+    if (CVodeGetNumJacEvals(memory, &value) >= 0) summary.jacobian_evaluations = value;
+    if (CVodeGetNumLinSolvSetups(memory, &value) >= 0) summary.linear_solver_setups = value;
+  }
   if (CVodeGetNumErrTestFails(memory, &value) >= 0) summary.error_test_failures = value;
   if (CVodeGetNumNonlinSolvConvFails(memory, &value) >= 0) summary.convergence_failures = value;
   sunrealtype last_step = 0.0;
@@ -170,17 +197,30 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
   const auto state = sd::view(y.get());
   for (long k = 1; k <= options.steps; ++k) {
     const double t_out = start.t + static_cast<double>(k) * options.dt;
-    if (adaptive.stop_at_outputs) CVodeSetStopTime(memory.get(), t_out);
+    if (adaptive.stop_at_outputs) {
+      const int stop = CVodeSetStopTime(memory.get(), t_out);
+      if (stop < 0) {
+        fillStatistics(memory.get(), problem, summary);
+        return recorder.finish(RunStatus::SolverFailure, "CVodeSetStopTime(" + formatDouble(t_out) + ") returned " +
+                                                             sd::cvodeFlagName(stop));
+      }
+    }
     sunrealtype t_reached = summary.t_final;
     const int flag = CVode(memory.get(), t_out, y.get(), &t_reached, CV_NORMAL);
     if (flag < 0) {
+      const sd::ErrorLog log = problem.log;  // before the statistics calls can add to it
       fillStatistics(memory.get(), problem, summary);
       sunrealtype t_current = t_reached;
-      CVodeGetCurrentTime(memory.get(), &t_current);
-      const std::string message = sd::solverFailureMessage("CVode", sd::cvodeFlagName(flag), t_current, summary.last_step, t_out,
-                                                           {problem.failure, problem.failure_time}, problem.log);
+      if (CVodeGetCurrentTime(memory.get(), &t_current) < 0) t_current = t_reached;
+      std::string message = sd::solverFailureMessage("CVode", sd::cvodeFlagName(flag), t_current, summary.last_step,
+                                                     t_out, {problem.failure, problem.failure_time}, log);
       summary.failed_step = k;
-      return recorder.finish(problem.failure.ok() ? RunStatus::SolverFailure : RunStatus::KktFailure, message);
+      RunStatus status = problem.failure.ok() ? RunStatus::SolverFailure : RunStatus::KktFailure;
+      if (problem.failure.ok() && !problem.projection_failure.empty()) {
+        status = RunStatus::ProjectionFailure;
+        message += "; last projection failure: " + problem.projection_failure;
+      }
+      return recorder.finish(status, message);
     }
     const auto q = state.head(nq);
     const auto v = state.tail(nq);

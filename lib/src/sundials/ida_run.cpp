@@ -30,7 +30,22 @@ struct IdaProblem {
   sd::ErrorLog log;
 };
 
+int residualUnguarded(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* data);
+
+/// Exceptions from the model must not unwind through IDA's C frames: record and fail.
 int residual(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* data) {
+  try {
+    return residualUnguarded(t, yy, yp, rr, data);
+  } catch (const std::exception& error) {
+    auto& p = *static_cast<IdaProblem*>(data);
+    p.failure.status = KktStatus::NonFinite;
+    p.failure.message = std::string("the model threw: ") + error.what();
+    p.failure_time = t;
+    return -1;
+  }
+}
+
+int residualUnguarded(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* data) {
   auto& p = *static_cast<IdaProblem*>(data);
   ++p.residual_evaluations;
   if (!p.failure.ok()) return -1;  // sticky, as in CVODE's right-hand side
@@ -194,15 +209,23 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
   const auto y = sd::view(yy.get());
   for (long k = 1; k <= options.steps; ++k) {
     const double t_out = start.t + static_cast<double>(k) * options.dt;
-    if (adaptive.stop_at_outputs) IDASetStopTime(memory.get(), t_out);
+    if (adaptive.stop_at_outputs) {
+      const int stop = IDASetStopTime(memory.get(), t_out);
+      if (stop < 0) {
+        fillStatistics(memory.get(), problem, summary);
+        return recorder.finish(RunStatus::SolverFailure, "IDASetStopTime(" + formatDouble(t_out) + ") returned " +
+                                                             sd::idaFlagName(stop));
+      }
+    }
     sunrealtype t_reached = summary.t_final;
     const int flag = IDASolve(memory.get(), t_out, &t_reached, yy.get(), yp.get(), IDA_NORMAL);
     if (flag < 0) {
+      const sd::ErrorLog log = problem.log;  // before the statistics calls can add to it
       fillStatistics(memory.get(), problem, summary);
       sunrealtype t_current = t_reached;
-      IDAGetCurrentTime(memory.get(), &t_current);
-      const std::string message = sd::solverFailureMessage("IDASolve", sd::idaFlagName(flag), t_current, summary.last_step, t_out,
-                                                           {problem.failure, problem.failure_time}, problem.log);
+      if (IDAGetCurrentTime(memory.get(), &t_current) < 0) t_current = t_reached;
+      const std::string message = sd::solverFailureMessage("IDASolve", sd::idaFlagName(flag), t_current,
+                                                           summary.last_step, t_out, {problem.failure, problem.failure_time}, log);
       summary.failed_step = k;
       return recorder.finish(problem.failure.ok() ? RunStatus::SolverFailure : RunStatus::KktFailure, message);
     }

@@ -171,3 +171,13 @@ TEST_CASE("error dynamics: measured e(t) and e'(t) follow the closed form on the
     }
   }
 }
+
+TEST_CASE("baumgarte guidance: RK4's gentle gain stays inside the limit even when strongly over-damped",
+          "[stabilization][errdyn]") {
+  for (double zeta : {1.0, 5.0, 20.0, 50.0}) {
+    const auto r = recommendBaumgarte(Integrator::Rk4, 0.01, {zeta, 0.0});
+    INFO("zeta " << zeta << ": dt*omega " << r.dt_omega << ", limit " << r.dt_omega_limit);
+    CHECK(r.dt_omega < r.dt_omega_limit);
+    CHECK(errorStepSpectralRadius(Integrator::Rk4, 0.01, r.stabilization.alpha, r.stabilization.beta) < 1.0);
+  }
+}

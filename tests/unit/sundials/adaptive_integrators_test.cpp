@@ -181,3 +181,53 @@ TEST_CASE("adaptive: too little work allowed ends with CV_TOO_MUCH_WORK, not a h
   CHECK(s.status == RunStatus::SolverFailure);
   CHECK_THAT(s.message, Contains("CV_TOO_MUCH_WORK"));
 }
+
+namespace {
+/// A circle whose bias throws once t passes 0.05: a user model with a bug.
+class ThrowingCircle final : public ConstrainedSystem {
+ public:
+  std::string name() const override { return "throwing_circle"; }
+  int nq() const override { return 2; }
+  int nc() const override { return 1; }
+  MassStructure massStructure() const override { return MassStructure::ConstantDiagonal; }
+  void massDiagonal(ConstVectorRef, VectorRef d) const override { d.setOnes(); }
+  void bias(ConstVectorRef, ConstVectorRef, double t, VectorRef h) const override {
+    if (t > 0.05) throw std::runtime_error("model bug at t > 0.05");
+    h << 0.0, 9.81;
+  }
+  void constraint(ConstVectorRef q, double t, VectorRef phi) const override { circle_.constraint(q, t, phi); }
+  void constraintJacobian(ConstVectorRef q, double t, MatrixRef J) const override { circle_.constraintJacobian(q, t, J); }
+  void constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef g) const override {
+    circle_.constraintBias(q, v, t, g);
+  }
+  double potentialEnergy(ConstVectorRef q, double t) const override { return circle_.potentialEnergy(q, t); }
+
+ private:
+  CircleMass circle_;
+};
+}  // namespace
+
+TEST_CASE("adaptive: a model that throws ends the run with a status, never an exception through simulate",
+          "[sundials][errors]") {
+  const ThrowingCircle model;
+  for (Integrator integrator : {Integrator::CvodeBdf, Integrator::CvodeAdams, Integrator::IdaIndex1,
+                                Integrator::IdaGgl, Integrator::Rk4}) {
+    SimulationOptions options = adaptiveOptions(integrator, 1e-6, 0.2);
+    options.dt = 0.01;
+    Summary s;
+    CHECK_NOTHROW(s = simulate(model, CircleMass().initialState(1.0), options));
+    INFO(toString(integrator) << ": " << s.briefReport());
+    CHECK_FALSE(s.ok());
+    CHECK_THAT(s.message, Contains("model bug"));
+  }
+}
+
+TEST_CASE("adaptive: combinations SUNDIALS cannot do are refused up front", "[sundials][errors]") {
+  const CircleMass circle;
+  SimulationOptions options = adaptiveOptions(Integrator::CvodeAdams, 1e-6, 0.1);
+  options.stabilization = Stabilization::projection();
+  CHECK_THROWS_WITH(simulate(circle, circle.initialState(1.0), options), Contains("BDF"));
+  options = adaptiveOptions(Integrator::IdaIndex1, 1e-6, 0.1);
+  options.stabilization = Stabilization::softConstraint();
+  CHECK_THROWS_WITH(simulate(circle, circle.initialState(1.0), options), Contains("ida_index1"));
+}

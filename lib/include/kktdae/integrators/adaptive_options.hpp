@@ -11,8 +11,8 @@ struct AdaptiveOptions {
   double rtol = 1e-6;
   /// Absolute tolerance (> 0) for every component, unless atol_per_component is given.
   double atol = 1e-9;
-  /// Optional per-component absolute tolerances for (q, v), size 2·nq, all > 0. IDA's algebraic
-  /// unknowns (λ, μ) take the scalar atol.
+  /// Optional per-component absolute tolerances for (q, v), size 2·nq, all > 0. ida_index1's λ
+  /// takes the scalar atol; ida_ggl's λ and μ take ggl_multiplier_atol.
   Vector atol_per_component;
   /// ida_ggl only: absolute weight of λ and μ in IDA's Newton convergence test (they are left
   /// out of the error test). Index-2 multipliers are determined only to O(ε/h²), so a tight
