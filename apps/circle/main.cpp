@@ -246,7 +246,7 @@ int main(int argc, char** argv) {
   CircleFlags flags;
   app.add_option("--integrator", flags.integrator,
                  "fixed-step (euler, semi_implicit, rk4: step dt) or adaptive (SUNDIALS: outputs every dt)")
-      ->check(CLI::IsMember({"euler", "semi_implicit", "rk4", "cvode_bdf", "cvode_adams", "ida_index1", "ida_ggl"}))
+      ->check(CLI::IsMember(integratorChoices()))
       ->capture_default_str();
   app.add_option("--form", flags.form, "KKT form")->check(CLI::IsMember({"schur", "block"}))->capture_default_str();
   app.add_option("--dt", flags.dt, "time step [s]; the output spacing of the adaptive integrators")
@@ -255,12 +255,7 @@ int main(int argc, char** argv) {
   app.add_option("--t-final", flags.t_final, "horizon [s]; rounded to the nearest multiple of dt")
       ->check(finitePositive())
       ->capture_default_str();
-  app.add_option("--rtol", flags.rtol, "relative tolerance of the adaptive integrators")
-      ->check(finitePositive())
-      ->capture_default_str();
-  app.add_option("--atol", flags.atol, "absolute tolerance of the adaptive integrators")
-      ->check(finitePositive())
-      ->capture_default_str();
+  addToleranceFlags(app, flags.rtol, flags.atol);
   app.add_option("--alpha", flags.alpha, "Baumgarte damping alpha [1/s]")->check(finiteNumber())->check(CLI::NonNegativeNumber)->capture_default_str();
   app.add_option("--beta", flags.beta, "Baumgarte frequency beta [rad/s]")->check(finiteNumber())->check(CLI::NonNegativeNumber)->capture_default_str();
   app.add_option("--x0", flags.x0, "start at (x0 * L, 0), at rest")->check(finitePositive())->capture_default_str();

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "kktdae/integrators/integrator.hpp"
+
 namespace kktdae::apps {
 namespace {
 
@@ -35,6 +37,21 @@ CLI::Validator finiteNumber() {
         return {};
       },
       "FINITE");
+}
+
+std::vector<std::string> integratorChoices() {
+  std::vector<std::string> names;
+  for (kktdae::Integrator integrator : kktdae::allIntegrators()) names.emplace_back(kktdae::toString(integrator));
+  return names;
+}
+
+void addToleranceFlags(CLI::App& app, double& rtol, double& atol) {
+  app.add_option("--rtol", rtol, "relative tolerance of the adaptive integrators")
+      ->check(finitePositive())
+      ->capture_default_str();
+  app.add_option("--atol", atol, "absolute tolerance of the adaptive integrators")
+      ->check(finitePositive())
+      ->capture_default_str();
 }
 
 double parseNonNegative(const std::string& flag, const std::string& text) {

@@ -18,14 +18,9 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
       ->capture_default_str();
   app.add_option("--integrator", flags.integrator,
                  "fixed-step (euler, semi_implicit, rk4: step dt) or adaptive (SUNDIALS: outputs every dt)")
-      ->check(CLI::IsMember({"euler", "semi_implicit", "rk4", "cvode_bdf", "cvode_adams", "ida_index1", "ida_ggl"}))
+      ->check(CLI::IsMember(integratorChoices()))
       ->capture_default_str();
-  app.add_option("--rtol", flags.rtol, "relative tolerance of the adaptive integrators")
-      ->check(finitePositive())
-      ->capture_default_str();
-  app.add_option("--atol", flags.atol, "absolute tolerance of the adaptive integrators")
-      ->check(finitePositive())
-      ->capture_default_str();
+  addToleranceFlags(app, flags.rtol, flags.atol);
   app.add_option("--stabilization", flags.stabilization, "'all' runs none and baumgarte side by side (the chapter); 'every' adds projection and soft (MuJoCo-style)")
       ->check(CLI::IsMember({"all", "none", "baumgarte", "every"}))
       ->capture_default_str();
