@@ -134,3 +134,30 @@ TEST_CASE("allocation: fixed-step steps allocate nothing after warm-up", "[alloc
     }
   }
 }
+
+TEST_CASE("allocation: rank-deficient solves allocate nothing after the first (redundant constraints)",
+          "[allocation][redundant]") {
+  const testing::DuplicatedCircle redundant;
+  Vector q(2), v(2);
+  q << 0.6, -0.8;
+  v << 0.8, 0.6;
+  for (RankDeficiencyPolicy policy : {RankDeficiencyPolicy::MinimumNorm, RankDeficiencyPolicy::Regularize}) {
+    for (KktForm form : {KktForm::Schur, KktForm::Block}) {
+      KktOptions options;
+      options.form = form;
+      options.rank_deficiency = policy;
+      AccelerationFunction f(redundant, Stabilization::critical(20.0), options);
+      Vector qdd(2);
+      REQUIRE(f.evaluate(0.0, q, v, qdd).rank_deficient);  // warm-up: sizes the buffers, names the rows
+      long count = 0;
+      {
+        AllocationCounter counter;
+        for (int i = 0; i < 50; ++i) f.evaluate(0.01 * i, q, v, qdd);
+        count = counter.count();
+      }
+      INFO(toString(policy) << " " << toString(form));
+      CHECK(f.rankDeficiency().solves == 51);
+      CHECK(count == 0);
+    }
+  }
+}

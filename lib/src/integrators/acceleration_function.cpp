@@ -1,6 +1,12 @@
 #include "kktdae/integrators/acceleration_function.hpp"
 
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+
+#include "../kkt/dependent_rows.hpp"
 #include "../kkt/kkt_steps.hpp"
+#include "kktdae/core/checks.hpp"
 
 namespace kktdae {
 
@@ -21,7 +27,23 @@ KktResult AccelerationFunction::evaluate(double t, ConstVectorRef q, ConstVector
   ++solves_;
   KktResult result = solveAccelerations(system_, t, q, v, u_, stabilization_, options_, workspace_);
   qdd = workspace_.qdd;
+  if (result.rank_deficient) logRankDeficiency(t, result);
   return result;
+}
+
+void AccelerationFunction::logRankDeficiency(double t, const KktResult& result) {
+  RankDeficiencyLog& log = rank_deficiency_;
+  if (log.solves == 0) {
+    // Only the first one pays for the QR that names rows: a redundant model hits this every solve.
+    log.first_time = t;
+    log.first_rcond = result.rcond;
+    log.first_dependent_rows = detail::dependentConstraintRows(workspace_.J, std::sqrt(options_.rank_tolerance));
+    spdlog::debug("{}: rank-deficient KKT solve at t = {} (rcond {}, rank {} of {}); policy {}", system_.name(),
+                  formatDouble(t), formatDouble(result.rcond), result.rank, workspace_.nc,
+                  toString(options_.rank_deficiency));
+  }
+  ++log.solves;
+  if (result.rank >= 0 && (log.min_rank < 0 || result.rank < log.min_rank)) log.min_rank = result.rank;
 }
 
 KktResult AccelerationFunction::evaluateTerms(double t, ConstVectorRef q, ConstVectorRef v) {

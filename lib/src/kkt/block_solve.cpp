@@ -1,5 +1,7 @@
 #include <limits>
 
+#include "kktdae/core/checks.hpp"
+
 #include "condition_estimate.hpp"
 #include "dependent_rows.hpp"
 #include "kkt_steps.hpp"
@@ -17,9 +19,81 @@ bool constraintSpaceDiagonal(KktWorkspace& ws) {
     ws.mass_llt.solveInPlace(ws.inverse_mass_jt);
     ws.constraint_diagonal = (ws.J.transpose().cwiseProduct(ws.inverse_mass_jt)).colwise().sum().transpose();
   } else {
-    ws.constraint_diagonal = ws.J.cwiseAbs2() * ws.inverse_mass_diagonal;
+    // Coefficient-wise: a matrix–vector product with cwiseAbs2() would evaluate it into a
+    // temporary (an allocation per solve).
+    ws.constraint_diagonal =
+        (ws.J.array().square().rowwise() * ws.inverse_mass_diagonal.transpose().array()).rowwise().sum().matrix();
   }
   return true;
+}
+
+/// LU never reports breakdown and Eigen's estimator returns garbage on an exactly zero pivot
+/// (its probe solve overflows to inf − inf), so U's diagonal is looked at first.
+bool hasNonZeroPivots(const KktWorkspace& ws) {
+  const auto pivots = ws.block_lu.matrixLU().diagonal().cwiseAbs();
+  const double largest = pivots.maxCoeff();
+  return pivots.minCoeff() > std::numeric_limits<double>::epsilon() * (ws.nq + ws.nc) * largest;
+}
+
+double blockConditionEstimate(KktWorkspace& ws) {
+  // block_solution is free until the real solve: the probes go through it (no aliasing).
+  auto solve = [&](Vector& v) {
+    ws.block_solution = ws.block_lu.solve(v);
+    v = ws.block_solution;
+  };
+  // Aᵀ = Uᵀ Lᵀ P: Eigen's lu.transpose().solve() allocates, these three steps do not.
+  auto solveTransposed = [&](Vector& v) {
+    ws.block_lu.matrixLU().triangularView<Eigen::Upper>().transpose().solveInPlace(v);
+    ws.block_lu.matrixLU().triangularView<Eigen::UnitLower>().transpose().solveInPlace(v);
+    ws.block_solution.noalias() = ws.block_lu.permutationP().transpose() * v;
+    v = ws.block_solution;
+  };
+  auto& work = ws.block_condition;
+  return reciprocalCondition(oneNorm(ws.block), inverseOneNormEstimate(solve, solveTransposed, work.x, work.y, work.z));
+}
+
+KktResult massNotPositiveDefinite() {
+  KktResult result;
+  result.status = KktStatus::Singular;
+  result.rcond = 0.0;
+  result.message = "mass matrix M is not positive definite (Cholesky failed)";
+  return result;
+}
+
+/// The block form's answer under KktOptions::rank_deficiency. Regularize stays in block form,
+/// [M −Jᵀ; J R + εI]; MinimumNorm needs the eigen-decomposition of J M⁻¹ Jᵀ, so it goes
+/// through the constraint space (the answer is the same: q̈ is unique, λ is the shortest).
+KktResult solveBlockRankDeficient(const Stabilization& stabilization, const KktOptions& options,
+                                  double trigger_rcond, KktWorkspace& ws) {
+  if (options.rank_deficiency == RankDeficiencyPolicy::MinimumNorm) {
+    if (!formConstraintSpaceSystem(stabilization, ws)) return massNotPositiveDefinite();
+    return solveRankDeficientConstraintSpace(options, trigger_rcond, ws);
+  }
+  if (!constraintSpaceDiagonal(ws)) return massNotPositiveDefinite();
+  const double epsilon = options.regularization * ws.constraint_diagonal.maxCoeff();
+  ws.block.bottomRightCorner(ws.nc, ws.nc).diagonal().array() += epsilon;
+  ws.block_constant_part_ready = false;  // the corner is no longer the constant zero block
+  ws.block_lu.compute(ws.block);
+  if (!(epsilon > 0.0) || !hasNonZeroPivots(ws)) {
+    KktResult result;
+    result.status = KktStatus::Singular;
+    result.rcond = 0.0;
+    result.message = "[M −Jᵀ; J εI] is singular (ε = " + formatDouble(epsilon) +
+                     "): the constraint rows vanish or the model is not finite";
+    return result;
+  }
+  ws.block_solution = ws.block_lu.solve(ws.block_rhs);
+  ws.qdd = ws.block_solution.head(ws.nq);
+  ws.lambda = ws.block_solution.tail(ws.nc);
+  KktResult result;
+  result.rcond = trigger_rcond;
+  if (!ws.qdd.allFinite() || !ws.lambda.allFinite()) {
+    result.status = KktStatus::NonFinite;
+    result.message = "non-finite solution (q̈ or λ) from the regularized block solve";
+    return result;
+  }
+  result.rank_deficient = true;
+  return result;
 }
 
 }  // namespace
@@ -42,13 +116,7 @@ KktResult solveBlock(const Stabilization& stabilization, const KktOptions& optio
   }
   if (stabilization.kind == Stabilization::Kind::Soft && nc > 0) {
     // [M −Jᵀ; J R]: the constraint row reads J q̈ + R λ = a_ref − γ (docs/stabilization.md).
-    if (!constraintSpaceDiagonal(ws)) {
-      KktResult result;
-      result.status = KktStatus::Singular;
-      result.rcond = 0.0;
-      result.message = "mass matrix M is not positive definite (Cholesky failed)";
-      return result;
-    }
+    if (!constraintSpaceDiagonal(ws)) return massNotPositiveDefinite();
     softRegularization(stabilization, ws.phi, ws.constraint_diagonal, ws.regularization);
     ws.block.bottomRightCorner(nc, nc).diagonal() = ws.regularization;
     ws.block_constant_part_ready = false;  // the corner is no longer the constant zero block
@@ -59,11 +127,9 @@ KktResult solveBlock(const Stabilization& stabilization, const KktOptions& optio
   ws.block_rhs.tail(nc) = ws.constraint_target;
 
   ws.block_lu.compute(ws.block);
-  // LU never reports breakdown and Eigen's estimator returns garbage on an exactly zero pivot
-  // (its probe solve overflows to inf − inf), so look at U's diagonal first.
-  const auto pivots = ws.block_lu.matrixLU().diagonal().cwiseAbs();
-  const double largest = pivots.maxCoeff();
-  if (!(pivots.minCoeff() > std::numeric_limits<double>::epsilon() * (nq + nc) * largest)) {
+  const bool has_policy = options.rank_deficiency != RankDeficiencyPolicy::Fail;
+  if (!hasNonZeroPivots(ws)) {
+    if (has_policy) return solveBlockRankDeficient(stabilization, options, 0.0, ws);
     KktResult result;
     result.status = KktStatus::Singular;
     result.rcond = 0.0;
@@ -73,20 +139,10 @@ KktResult solveBlock(const Stabilization& stabilization, const KktOptions& optio
   }
   double rcond = 1.0;
   if (options.estimate_condition) {
-    // block_solution is free until the real solve below: the probes go through it (no aliasing).
-    auto solve = [&](Vector& v) {
-      ws.block_solution = ws.block_lu.solve(v);
-      v = ws.block_solution;
-    };
-    // Aᵀ = Uᵀ Lᵀ P: Eigen's lu.transpose().solve() allocates, these three steps do not.
-    auto solveTransposed = [&](Vector& v) {
-      ws.block_lu.matrixLU().triangularView<Eigen::Upper>().transpose().solveInPlace(v);
-      ws.block_lu.matrixLU().triangularView<Eigen::UnitLower>().transpose().solveInPlace(v);
-      ws.block_solution.noalias() = ws.block_lu.permutationP().transpose() * v;
-      v = ws.block_solution;
-    };
-    auto& work = ws.block_condition;
-    rcond = reciprocalCondition(oneNorm(ws.block), inverseOneNormEstimate(solve, solveTransposed, work.x, work.y, work.z));
+    rcond = blockConditionEstimate(ws);
+    if (has_policy && !(rcond >= options.min_rcond)) {
+      return solveBlockRankDeficient(stabilization, options, rcond, ws);
+    }
   }
   ws.block_solution = ws.block_lu.solve(ws.block_rhs);
   ws.qdd = ws.block_solution.head(nq);

@@ -21,6 +21,18 @@ std::vector<int> dependentConstraintRows(ConstMatrixRef J) {
   return rows;
 }
 
+std::vector<int> dependentConstraintRows(ConstMatrixRef J, double relative_threshold) {
+  std::vector<int> rows;
+  if (J.rows() == 0) return rows;
+  if (!J.allFinite()) return nonFiniteRows(J);
+  Eigen::ColPivHouseholderQR<Matrix> qr(J.transpose());
+  qr.setThreshold(relative_threshold);
+  const auto& permutation = qr.colsPermutation().indices();
+  for (Eigen::Index i = qr.rank(); i < J.rows(); ++i) rows.push_back(permutation[i]);
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
 std::vector<int> nonFiniteRows(ConstMatrixRef values) {
   std::vector<int> rows;
   for (Eigen::Index i = 0; i < values.rows(); ++i) {

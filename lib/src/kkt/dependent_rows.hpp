@@ -12,6 +12,10 @@ namespace kktdae::detail {
 /// returned so that an ill-conditioned failure still names a row. Allocates: failure path only.
 std::vector<int> dependentConstraintRows(ConstMatrixRef J);
 
+/// As above with the QR's relative threshold given (|R_ii| ≤ threshold · |R₀₀| counts as zero);
+/// returns no row when J has full rank at that threshold.
+std::vector<int> dependentConstraintRows(ConstMatrixRef J, double relative_threshold);
+
 /// Rows of a matrix (or entries of a vector) holding a non-finite value.
 std::vector<int> nonFiniteRows(ConstMatrixRef values);
 

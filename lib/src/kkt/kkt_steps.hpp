@@ -21,6 +21,19 @@ KktResult solveSchur(const Stabilization& stabilization, const KktOptions& optio
 /// Block (full KKT) solve on evaluated terms; writes ws.lambda and ws.qdd.
 KktResult solveBlock(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws);
 
+/// Forms what the Schur form factorizes: M⁻¹Jᵀ, M⁻¹f, A = J M⁻¹ Jᵀ (+ R for soft constraints)
+/// and b = −(J M⁻¹ f + γ) − stabilization, in ws.inverse_mass_jt, free_acceleration, schur and
+/// schur_rhs. Returns false when M is not positive definite.
+bool formConstraintSpaceSystem(const Stabilization& stabilization, KktWorkspace& ws);
+
+/// q̈ = M⁻¹(f + Jᵀλ) from ws.lambda and the terms formConstraintSpaceSystem() left.
+void accelerationsFromMultipliers(KktWorkspace& ws);
+
+/// Solves A λ = b (formed by formConstraintSpaceSystem) by options.rank_deficiency (MinimumNorm
+/// or Regularize) after the plain solve found A singular (trigger_rcond 0) or ill-conditioned;
+/// the result is marked rank_deficient. Overwrites ws.schur when regularizing.
+KktResult solveRankDeficientConstraintSpace(const KktOptions& options, double trigger_rcond, KktWorkspace& ws);
+
 /// Shared ending: condition check, then non-finite solution check.
 KktResult finishSolve(double rcond, const KktOptions& options, const KktWorkspace& ws);
 

@@ -53,4 +53,12 @@ void KktWorkspace::ensureBlockStorage() {
   block_constant_part_ready = false;
 }
 
+void KktWorkspace::ensureRankDeficientStorage() {
+  if (eigen_coefficients.size() == nc) return;
+  eigen_work = Matrix::Zero(nc, nc);
+  eigenvectors = Matrix::Zero(nc, nc);
+  eigenvalues = Vector::Zero(nc);
+  eigen_coefficients = Vector::Zero(nc);
+}
+
 }  // namespace kktdae

@@ -27,6 +27,7 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
   RunRecorder recorder(system, options, observer, initial.t);
   Summary& summary = recorder.summary();
   AccelerationFunction f(system, options.stabilization, options.kkt, options.controller);
+  recorder.attach(f);
   StepWorkspace step_ws(system.nq());
   ProjectionWorkspace projection_ws(system);
   const bool project = options.stabilization.project_after_step;

@@ -19,6 +19,7 @@ class RunRecorder {
       : system_(system), observer_(observer), started_(std::chrono::steady_clock::now()) {
     summary_.integrator = options.integrator;
     summary_.form = options.kkt.form;
+    policy_ = options.kkt.rank_deficiency;
     summary_.t_final = t0;
   }
 
@@ -48,6 +49,9 @@ class RunRecorder {
 
   Summary& summary() { return summary_; }
 
+  /// The run's right-hand side: finish() copies its rank-deficiency log into the summary.
+  void attach(const AccelerationFunction& f) { acceleration_ = &f; }
+
   /// Adds one post-step projection to the counters.
   void countProjection(const ProjectionReport& report) {
     ++summary_.projections;
@@ -60,14 +64,19 @@ class RunRecorder {
   Summary finish(RunStatus status, std::string message) {
     summary_.status = status;
     summary_.message = std::move(message);
+    if (acceleration_ != nullptr) noteRankDeficiency(acceleration_->rankDeficiency());
     summary_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     spdlog::debug("simulate {}: {}", system_.name(), summary_.briefReport());
     return summary_;
   }
 
  private:
+  void noteRankDeficiency(const RankDeficiencyLog& log);
+
   const ConstrainedSystem& system_;
   const Observer& observer_;
+  const AccelerationFunction* acceleration_ = nullptr;
+  RankDeficiencyPolicy policy_ = RankDeficiencyPolicy::Fail;
   std::chrono::steady_clock::time_point started_;
   Summary summary_;
 };

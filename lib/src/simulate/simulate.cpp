@@ -13,6 +13,25 @@ std::string describeRows(const std::vector<int>& rows) {
   return text + "]";
 }
 
+void RunRecorder::noteRankDeficiency(const RankDeficiencyLog& log) {
+  summary_.rank_deficient_solves = log.solves;
+  summary_.min_constraint_rank = log.min_rank;
+  if (log.solves == 0) return;
+  std::string note = "rank-deficient KKT (" + std::string(toString(policy_)) + "): " + std::to_string(log.solves) +
+                     " of " + std::to_string(acceleration_->solves()) + " solves; first at t = " +
+                     formatDouble(log.first_time) + " s (rcond " + formatDouble(log.first_rcond);
+  if (log.min_rank >= 0) note += ", lowest rank " + std::to_string(log.min_rank) + " of " + std::to_string(system_.nc());
+  note += ")";
+  if (!log.first_dependent_rows.empty()) {
+    note += ", dependent rows [";
+    for (std::size_t i = 0; i < log.first_dependent_rows.size(); ++i) {
+      note += (i ? ", " : "") + std::to_string(log.first_dependent_rows[i]);
+    }
+    note += "]";
+  }
+  summary_.notes += note + ". ";
+}
+
 std::string firstNonFinite(ConstVectorRef q, ConstVectorRef v) {
   for (Eigen::Index i = 0; i < q.size(); ++i) {
     if (!std::isfinite(q[i])) return "q[" + std::to_string(i) + "] = " + formatDouble(q[i]);

@@ -26,6 +26,7 @@ std::string Summary::briefReport() const {
                 std::string(toString(form)).c_str(), steps, kkt_solves, t_final, max_phi_inf,
                 max_phi_dot_inf, min_rcond, 1e3 * wall_seconds);
   std::string report(line);
+  if (rank_deficient_solves > 0) report += ", " + std::to_string(rank_deficient_solves) + " rank-deficient solves";
   if (!ok() && !message.empty()) report += " — " + message;
   return report;
 }

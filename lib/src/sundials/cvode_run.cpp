@@ -121,6 +121,7 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
   RunRecorder recorder(system, options, observer, initial.t);
   Summary& summary = recorder.summary();
   AccelerationFunction f(system, options.stabilization, options.kkt, options.controller);
+  recorder.attach(f);
   ProjectionWorkspace projection_ws(system);
   CvodeProblem problem;
   problem.f = &f;

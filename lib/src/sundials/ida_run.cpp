@@ -123,6 +123,7 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
     summary.notes = "ida_ggl ignores " + options.stabilization.describe() + ": GGL holds phi and phi_dot itself. ";
   }
   AccelerationFunction f(system, stabilization, options.kkt, options.controller);
+  recorder.attach(f);
   IdaProblem problem;
   problem.f = &f;
   problem.nq = nq;

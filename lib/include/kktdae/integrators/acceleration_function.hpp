@@ -3,6 +3,8 @@
 /// q̈(t, q, q̇) of a constrained system: controller, model and KKT solve behind one call.
 
 #include <functional>
+#include <limits>
+#include <vector>
 
 #include "kktdae/kkt/solve_accelerations.hpp"
 
@@ -10,6 +12,17 @@ namespace kktdae {
 
 /// Inputs u(t, q, q̇) [size nu]; an empty controller means u = 0.
 using Controller = std::function<void(double t, ConstVectorRef q, ConstVectorRef v, VectorRef u)>;
+
+/// The solves that KktOptions::rank_deficiency answered (singular or ill-conditioned J M⁻¹ Jᵀ).
+struct RankDeficiencyLog {
+  long solves = 0;     ///< how many (each one a counted warning)
+  int min_rank = -1;   ///< the lowest numerical rank seen (MinimumNorm only; −1: not computed)
+  double first_time = std::numeric_limits<double>::quiet_NaN();  ///< t of the first one
+  double first_rcond = std::numeric_limits<double>::quiet_NaN(); ///< its reciprocal condition
+  /// Rows a column-pivoted QR of Jᵀ (threshold √rank_tolerance) found dependent at the first one;
+  /// empty when J kept full rank there (ill-conditioned, not rank-deficient).
+  std::vector<int> first_dependent_rows;
+};
 
 /// The right-hand side every integrator samples. Owns the KKT workspace (allocated once) and
 /// counts solves. Not thread-safe: one per run; the system it refers to must outlive it.
@@ -30,6 +43,7 @@ class AccelerationFunction {
   const ConstrainedSystem& system() const { return system_; }
   const Stabilization& stabilization() const { return stabilization_; }
   long solves() const { return solves_; }
+  const RankDeficiencyLog& rankDeficiency() const { return rank_deficiency_; }
 
  private:
   const ConstrainedSystem& system_;
@@ -39,6 +53,9 @@ class AccelerationFunction {
   KktWorkspace workspace_;
   Vector u_;
   long solves_ = 0;
+  RankDeficiencyLog rank_deficiency_;
+
+  void logRankDeficiency(double t, const KktResult& result);
 };
 
 }  // namespace kktdae

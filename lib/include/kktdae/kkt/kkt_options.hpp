@@ -23,6 +23,32 @@ std::string_view toString(KktForm form);
 /// Parses "schur" or "block"; throws std::invalid_argument listing the choices otherwise.
 KktForm parseKktForm(std::string_view text);
 
+/// What a solve does when J M⁻¹ Jᵀ is singular or too ill-conditioned (redundant constraints, a
+/// mechanism at a kinematic singularity). docs/defining-models.md § "Redundant constraints and
+/// singular configurations" shows what each choice gives.
+enum class RankDeficiencyPolicy {
+  /// Stop: the solve fails with KktStatus::Singular or IllConditioned and names the dependent
+  /// rows (the run ends with RunStatus::KktFailure). The default: a rank-deficient J is usually
+  /// a modelling error, and silently choosing a λ hides it.
+  Fail,
+  /// λ = A⁺ b, the minimum-norm solution of A λ = b, A = J M⁻¹ Jᵀ, from the eigen-decomposition
+  /// of A with eigenvalues ≤ max(rank_tolerance, min_rcond) · (largest) treated as zero. For redundant but
+  /// consistent constraints the motion and the total constraint force Jᵀλ are exactly those of
+  /// the non-redundant model (λ itself is not unique; this is its shortest choice). Near a
+  /// singular configuration it drops the force along the vanishing direction, so the constraint
+  /// may drift there: pair it with Baumgarte or projection.
+  MinimumNorm,
+  /// λ from (A + εI) λ = b with ε = regularization · max diag(A) (Block form: the matrix
+  /// [M −Jᵀ; J εI]), as MuJoCo's constraint regularization R. λ → A⁺ b as ε → 0; the motion differs from
+  /// the exact one by O(ε / smallest non-zero eigenvalue of A).
+  Regularize,
+};
+
+/// "fail" / "minimum_norm" / "regularize".
+std::string_view toString(RankDeficiencyPolicy policy);
+/// Parses the names above; throws std::invalid_argument listing the choices otherwise.
+RankDeficiencyPolicy parseRankDeficiencyPolicy(std::string_view text);
+
 struct KktOptions {
   KktForm form = KktForm::Schur;
   /// A solve whose reciprocal condition estimate (1-norm, of the factorized matrix: J M⁻¹ Jᵀ for
@@ -35,6 +61,19 @@ struct KktOptions {
   /// keeps only breakdown and non-finite detection: for the tightest loops, once a model's
   /// conditioning is known.
   bool estimate_condition = true;
+
+  /// What to do when the solve would fail as Singular or IllConditioned (see the enum). Only
+  /// those two failures switch to the policy; NonFinite always fails.
+  RankDeficiencyPolicy rank_deficiency = RankDeficiencyPolicy::Fail;
+  /// MinimumNorm's numerical rank threshold, relative to the largest eigenvalue of J M⁻¹ Jᵀ, in
+  /// (0, 1); min_rcond when that is larger (what is too ill-conditioned to solve is not solved). 1e-10 keeps directions whose constraint-space stiffness is at least 1e-10 of the
+  /// stiffest: on an exactly redundant model the spurious eigenvalues are ~1e-16 relative,
+  /// far below it. The dependent rows named in the report come from a column-pivoted QR of Jᵀ
+  /// with the matching threshold √rank_tolerance on J's singular values.
+  double rank_tolerance = 1e-10;
+  /// Regularize's ε relative to max diag(J M⁻¹ Jᵀ), in (0, 1). Must exceed min_rcond, or the
+  /// regularized system is as ill-conditioned as the one it replaces.
+  double regularization = 1e-8;
 
   /// Throws std::invalid_argument naming the bad field.
   void validate() const;

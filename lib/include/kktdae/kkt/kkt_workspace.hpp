@@ -66,6 +66,15 @@ struct KktWorkspace {
 
   /// Sizes the block-form buffers (a no-op after the first call).
   void ensureBlockStorage();
+
+  // --- rank-deficient solves (KktOptions::rank_deficiency; sized at the first such solve) ---
+  Matrix eigen_work;          ///< a copy of J M⁻¹ Jᵀ that the eigen-decomposition destroys, nc×nc
+  Matrix eigenvectors;        ///< V of J M⁻¹ Jᵀ = V diag(w) Vᵀ, nc×nc
+  Vector eigenvalues;         ///< w, nc (unsorted)
+  Vector eigen_coefficients;  ///< Vᵀ b, then scaled by 1/w, nc
+
+  /// Sizes the rank-deficient buffers (a no-op after the first call).
+  void ensureRankDeficientStorage();
 };
 
 }  // namespace kktdae

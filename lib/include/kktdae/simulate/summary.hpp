@@ -55,6 +55,12 @@ struct Summary {
   double final_phi_inf = 0.0;    ///< ‖φ‖∞ at the last state reached
   double final_phi_dot_inf = 0.0;  ///< ‖φ̇‖∞ at the last state reached
   double min_rcond = std::numeric_limits<double>::infinity();  ///< worst KKT condition estimate seen
+  /// KKT solves where J M⁻¹ Jᵀ was singular or had rcond < KktOptions::min_rcond and
+  /// KktOptions::rank_deficiency (MinimumNorm or Regularize) gave the answer: counted warnings.
+  /// `notes` then says when the first one was, its rank and its dependent rows.
+  long rank_deficient_solves = 0;
+  /// Lowest numerical rank of J M⁻¹ Jᵀ among those solves (MinimumNorm); −1 when none or unknown.
+  int min_constraint_rank = -1;
 
   bool ok() const { return status == RunStatus::Success; }
   /// One line: status, steps, solves, time, violations, wall time (and the message on failure).
