@@ -36,3 +36,6 @@
 #include "kktdae/autodiff/autodiff_constraints.hpp"
 #include "kktdae/autodiff/lagrangian_system.hpp"
 #include "kktdae/models/particle_system.hpp"
+#include "kktdae/models/mechanism_points.hpp"
+#include "kktdae/models/four_bar.hpp"
+#include "kktdae/models/slider_crank.hpp"
