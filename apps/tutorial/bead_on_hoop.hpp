@@ -57,8 +57,12 @@ class BeadOnHoop final : public LagrangianSystem<BeadOnHoop> {
                               omega_ * R_ * std::sin(theta));
     return state;
   }
-  /// θ* with cos θ* = g/(R Ω²), where the bead rides with the hoop; exists only for Ω² > g/R.
-  double equilibriumAngle() const { return std::acos(g_ / (R_ * omega_ * omega_)); }
+  /// θ* with cos θ* = g/(R Ω²), where the bead rides with the hoop. Throws std::invalid_argument
+  /// unless Ω² > g/R (slower hoops keep the bead at the bottom).
+  double equilibriumAngle() const {
+    requirePositive("omega^2 - g/R", omega_ * omega_ - g_ / R_);
+    return std::acos(g_ / (R_ * omega_ * omega_));
+  }
   /// The bead's angle from the bottom of the hoop, atan2(√(x² + z²), −y) [rad].
   double angle(ConstVectorRef q) const { return std::atan2(std::hypot(q[0], q[2]), -q[1]); }
   /// Jacobi integral C = E − m Ω² (x² + z²) [J], the energy in the rotating frame: conserved,

@@ -137,8 +137,7 @@ void runAll(const ConstrainedSystem& system, const std::string& start_label, con
 int runTutorial(const Settings& settings) {
   Checks checks;
   constexpr double kPi = 3.14159265358979323846;
-
-  const double g = 9.81;
+  const double g = 9.81;  // [m/s²], along −y
 
   // (a) The spherical pendulum: 1 kg on 1 m, released 60° out, moving sideways at 2 m/s.
   const double m = 1.0, L = 1.0;
@@ -154,7 +153,7 @@ int runTutorial(const Settings& settings) {
 
   std::printf("Derivative checks and KKT solves at the start\n");
   checkModelDerivatives(pendulum, pendulum_start, checks);
-  State off_manifold{0.3, Eigen::Vector3d(0.2, -0.4, 0.1), Eigen::Vector3d(0.5, 1.0, -2.0)};
+  const State off_manifold{0.3, Eigen::Vector3d(0.2, -0.4, 0.1), Eigen::Vector3d(0.5, 1.0, -2.0)};
   checkModelDerivatives(bead, off_manifold, checks);
 
   // The pendulum: the rod's row gives λ = m (g y − |q̇|²) / L² in closed form.
