@@ -7,6 +7,8 @@
 
 #include "bench_setup.hpp"
 #ifdef KKTDAE_BENCH_MUJOCO
+#include <mujoco/mujoco.h>
+
 #include "mujoco_bench.hpp"
 #endif
 
@@ -23,6 +25,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   registerMujocoBenchmarks();
+  benchmark::AddCustomContext("mujoco_version", mj_versionString());
 #endif
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
