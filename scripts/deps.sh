@@ -9,6 +9,7 @@ packages=(
   libeigen3-dev libsundials-dev libsuitesparse-dev
   catch2 libspdlog-dev libcli11-dev nlohmann-json3-dev
   gnuplot-nox
+  libbenchmark-dev libmujoco-dev
 )
 
 missing=()

@@ -1,0 +1,52 @@
+// One fixed step of each integrator on an N-link PendulumChain, Schur form, no stabilization:
+// the KKT solve at the state reached plus the stepper (RK4 adds three inner solves), exactly
+// the work simulate() does per step minus its bookkeeping. The double pendulum's semi-implicit
+// step is the headline number (compared with MuJoCo's Euler step in mujoco_bench.cpp).
+#include <string>
+
+#include "bench_setup.hpp"
+
+namespace kktdae::bench {
+void timeSteps(benchmark::State& state, const ConstrainedSystem& system, const State& start, StepFunction step,
+               const KktOptions& options) {
+  AccelerationFunction f(system, Stabilization::none(), options);
+  StepWorkspace ws(system.nq());
+  State current = start;
+  Vector qdd(system.nq());
+  long since_reset = 0;
+  for (auto _ : state) {
+    if (since_reset++ == kStepsBetweenResets) {
+      current.t = start.t;
+      current.q = start.q;  // same sizes: copies, no allocation
+      current.v = start.v;
+      since_reset = 1;
+    }
+    const KktResult solved = f.evaluate(current.t, current.q, current.v, qdd);
+    const KktResult stepped = step(f, current, kDt, qdd, ws);
+    if (!solved.ok() || !stepped.ok()) {
+      state.SkipWithError((solved.ok() ? stepped.message : solved.message).c_str());
+      break;
+    }
+    benchmark::DoNotOptimize(current.q.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void registerStepBenchmarks() {
+  struct Stepper {
+    const char* name;
+    StepFunction step;
+  };
+  for (const Stepper stepper : {Stepper{"explicit_euler", &explicitEulerStep},
+                                Stepper{"semi_implicit", &semiImplicitEulerStep}, Stepper{"rk4", &rk4Step}}) {
+    registerOverPathsAndSizes(std::string("step/") + stepper.name + "/schur",
+                              [stepper](benchmark::State& state, KktPath path, int links) {
+                                const PendulumChain chain(PendulumChainParams::uniform(links));
+                                timeSteps(state, chain, chain.initialState(seedTilt()), stepper.step,
+                                          kktOptions(KktForm::Schur, path));
+                              });
+  }
+}
+
+}  // namespace kktdae::bench

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Builds and runs the benchmark suite (apps/bench).
+#
+#   scripts/bench.sh --smoke   every benchmark once, briefly, plus the accuracy program at N = 10:
+#                              proves they all run (for CI); prints, writes nothing to docs/
+#   scripts/bench.sh           the full suite: 5 repetitions (randomly interleaved, medians),
+#                              JSON in outputs/bench/, the accuracy comparison at N = 10 and 100,
+#                              then scripts/bench_report.py writes docs/performance.md and
+#                              docs/performance_steps.png (about 3–5 minutes on 2 cores)
+#
+# Builds with the release preset in build/release; set KKTDAE_BENCH_BUILD_DIR to configure a
+# separate Release tree instead (benchmarks only, no tests), and KKTDAE_BENCH_JOBS for the build's
+# parallelism (default 2).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=full
+case "${1:-}" in
+  --smoke) mode=smoke ;;
+  "") ;;
+  *) echo "usage: scripts/bench.sh [--smoke]" >&2; exit 2 ;;
+esac
+
+./scripts/deps.sh
+jobs=${KKTDAE_BENCH_JOBS:-2}
+if [[ -n ${KKTDAE_BENCH_BUILD_DIR:-} ]]; then
+  build=$KKTDAE_BENCH_BUILD_DIR
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DKKTDAE_BUILD_TESTS=OFF -DKKTDAE_BUILD_BENCHMARKS=ON >/dev/null
+  cmake --build "$build" -j "$jobs" --target kktdae-bench kktdae-bench-accuracy
+else
+  build=build/release
+  cmake --preset release -DKKTDAE_BUILD_BENCHMARKS=ON >/dev/null
+  cmake --build --preset release -j "$jobs" --target kktdae-bench kktdae-bench-accuracy
+fi
+bench=$build/apps/bench/kktdae-bench
+accuracy=$build/apps/bench/kktdae-bench-accuracy
+
+if [[ $mode == smoke ]]; then
+  "$bench" --benchmark_min_time=0.001 --benchmark_repetitions=1
+  "$accuracy" --links 10 >/dev/null
+  echo "bench smoke: every benchmark and the accuracy program ran"
+  exit 0
+fi
+
+out=outputs/bench
+mkdir -p "$out"
+"$bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+  --benchmark_enable_random_interleaving=true --benchmark_min_time=0.1 \
+  --benchmark_out="$out/benchmarks.json" --benchmark_out_format=json 2> >(tee "$out/sanity.txt" >&2)
+# The accuracy program exits 1 when our run stops early; its JSON says why and is reported.
+for links in 10 100; do
+  "$accuracy" --links "$links" >"$out/accuracy_N$links.json" || echo "accuracy N = $links: our run stopped early (see $out/accuracy_N$links.json)"
+done
+python3 scripts/bench_report.py --results "$out" --docs docs
