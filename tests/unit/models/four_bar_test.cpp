@@ -1,9 +1,13 @@
 // FourBar in joint coordinates against its particle twin: validation, assembly, derivatives,
 // energies, instantaneous accelerations, trajectories (RK4 both KKT forms, CVODE BDF), energy
-// conservation and the motor torque's work.
+// conservation and the motor torque's work; then KktOptions::rank_deficiency in joint
+// coordinates: a parallelogram four-bar through its flat (change-point) configuration, and loops
+// closed twice.
 #include <catch2/catch.hpp>
 
 #include <Eigen/Cholesky>
+#include <Eigen/LU>
+#include <Eigen/SVD>
 #include <cmath>
 #include <random>
 
@@ -293,3 +297,442 @@ TEST_CASE("four_bar: energy is conserved without input and a constant torque doe
     CHECK(error[1] < error[0] / 12.0);
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Rank deficiency in joint coordinates (KktOptions::rank_deficiency, docs/defining-models.md
+// § "Redundant constraints and singular configurations").
+
+namespace {
+
+/// A parallelogram four-bar, crank = rocker = 1 m, coupler = ground = 2 m, the default masses.
+/// A change-point linkage (a + b = c + g): at θ1 = 0 and π all four bars lie on the x axis,
+/// φ's x row has a zero gradient and J (2×3) has rank 1. On its parallelogram branch θ2 = 0 and
+/// θ3 = θ1: the coupler translates, B, C and P all move like the crank pin, and
+/// T = ½ m a² θ̇1², V = m g a sin θ1 (m = m_B + m_C + m_P), so θ̈1 = −(g/a) cos θ1 exactly.
+FourBarParams parallelogramParams() {
+  FourBarParams p;
+  p.ground = 2.0;
+  p.crank = 1.0;
+  p.coupler = 2.0;
+  p.rocker = 1.0;
+  return p;
+}
+
+/// On the parallelogram branch at crank angle θ and rate θ̇: q = (θ, 0, θ), q̇ = (θ̇, 0, θ̇).
+/// (fourBarState() refuses θ = 0 and π, where the coupler and the rocker are parallel.)
+State parallelogramState(double theta, double theta_dot) {
+  State state;
+  state.q = Eigen::Vector3d(theta, 0.0, theta);
+  state.v = Eigen::Vector3d(theta_dot, 0.0, theta_dot);
+  return state;
+}
+
+/// θ(t_end) of θ̈ = −(g/a) cos θ by RK4 at 20 000 substeps (its error ~1e-14 over a few seconds).
+double pendulumAngle(const FourBarParams& p, double theta, double theta_dot, double t_end) {
+  const int substeps = 20000;
+  const double h = t_end / substeps;
+  auto acceleration = [&](double angle) { return -p.gravity / p.crank * std::cos(angle); };
+  for (int i = 0; i < substeps; ++i) {
+    const double k1x = theta_dot, k1v = acceleration(theta);
+    const double k2x = theta_dot + 0.5 * h * k1v, k2v = acceleration(theta + 0.5 * h * k1x);
+    const double k3x = theta_dot + 0.5 * h * k2v, k3v = acceleration(theta + 0.5 * h * k2x);
+    const double k4x = theta_dot + h * k3v, k4v = acceleration(theta + h * k3x);
+    theta += h / 6.0 * (k1x + 2 * k2x + 2 * k3x + k4x);
+    theta_dot += h / 6.0 * (k1v + 2 * k2v + 2 * k3v + k4v);
+  }
+  return theta;
+}
+
+/// The parallelogram's exact q̈ at crank angle θ: (−(g/a) cos θ, 0, −(g/a) cos θ), whatever θ̇.
+Eigen::Vector3d parallelogramAcceleration(const FourBarParams& p, double theta) {
+  const double crank = -p.gravity / p.crank * std::cos(theta);
+  return Eigen::Vector3d(crank, 0.0, crank);
+}
+
+KktOptions policy(KktForm form, RankDeficiencyPolicy rank_deficiency) {
+  KktOptions options;
+  options.form = form;
+  options.rank_deficiency = rank_deficiency;
+  return options;
+}
+
+/// FourBar with its loop closure written twice (φ rows 2, 3 repeat rows 0, 1): the same
+/// mechanism, nc 4, rank 2.
+class FourBarLoopTwice final : public LagrangianSystem<FourBarLoopTwice> {
+ public:
+  explicit FourBarLoopTwice(const FourBarParams& params) : LagrangianSystem(3, 4), four_bar_(params) {}
+  template <typename Scalar>
+  Scalar kinetic(ConstVectorRefOf<Scalar> q, ConstVectorRefOf<Scalar> v, const Scalar& t) const {
+    return four_bar_.kinetic<Scalar>(q, v, t);
+  }
+  template <typename Scalar>
+  Scalar potential(ConstVectorRefOf<Scalar> q, const Scalar& t) const {
+    return four_bar_.potential<Scalar>(q, t);
+  }
+  template <typename Scalar>
+  void phi(ConstVectorRefOf<Scalar> q, const Scalar& t, VectorRefOf<Scalar> out) const {
+    four_bar_.phi<Scalar>(q, t, out.head(2));
+    out.tail(2) = out.head(2);
+  }
+  std::string name() const override { return "four_bar_loop_twice"; }
+
+ private:
+  FourBar four_bar_;
+};
+
+/// The parallelogram of parallelogramParams() with a third crank E–F of the same length a, E =
+/// (1, 0.5) on the ground and F = B + f on the coupler, f = (1, 0.5) in the coupler's frame (x
+/// along B→C): q = (θ1, θ2, θ3, θ4), θ4 the third crank's angle, and a point mass m_F = 0.5 kg at
+/// F = E + a e(θ4) besides the four-bar's B, C, P. φ: the four-bar's loop A→B→C→D (rows 0, 1)
+/// and the loop A→B→F→E, a e(θ1) + R(θ2) f − a e(θ4) − E (rows 2, 3). The third crank moves with
+/// the other two, so the second loop removes one freedom and adds two rows: nc 4, rank 3.
+/// `closed_once` keeps only row 2 (its x row; row 3's gradient is the dependent one), nc 3 and
+/// full rank away from sin θ1 = 0: the same mechanism, the reference.
+class ThirdCrankParallelogram final : public LagrangianSystem<ThirdCrankParallelogram> {
+ public:
+  static constexpr double kMassF = 0.5;
+  explicit ThirdCrankParallelogram(bool closed_twice)
+      : LagrangianSystem(4, closed_twice ? 4 : 3), four_bar_(parallelogramParams()), closed_twice_(closed_twice) {}
+  template <typename Scalar>
+  Scalar kinetic(ConstVectorRefOf<Scalar> q, ConstVectorRefOf<Scalar> v, const Scalar& t) const {
+    const double a = four_bar_.params().crank;
+    return four_bar_.kinetic<Scalar>(q.head(3), v.head(3), t) + 0.5 * kMassF * a * a * v[3] * v[3];
+  }
+  template <typename Scalar>
+  Scalar potential(ConstVectorRefOf<Scalar> q, const Scalar& t) const {
+    using std::sin;
+    const FourBarParams& p = four_bar_.params();
+    return four_bar_.potential<Scalar>(q.head(3), t) + p.gravity * kMassF * (kPivotE[1] + p.crank * sin(q[3]));
+  }
+  template <typename Scalar>
+  void phi(ConstVectorRefOf<Scalar> q, const Scalar& t, VectorRefOf<Scalar> out) const {
+    four_bar_.phi<Scalar>(q.head(3), t, out.head(2));
+    const double a = four_bar_.params().crank;
+    const PlanarPoint<Scalar> loop = a * unitVector<Scalar>(q[0]) + kCouplerF[0] * unitVector<Scalar>(q[1]) +
+                                     kCouplerF[1] * unitNormal<Scalar>(q[1]) - a * unitVector<Scalar>(q[3]);
+    out[2] = loop[0] - kPivotE[0];
+    if (closed_twice_) out[3] = loop[1] - kPivotE[1];
+  }
+  std::string name() const override { return closed_twice_ ? "parallelogram_closed_twice" : "parallelogram_closed_once"; }
+
+  /// On the parallelogram branch at crank angle θ and rate θ̇: q = (θ, 0, θ, θ).
+  static State state(double theta, double theta_dot) {
+    State s;
+    s.q = Eigen::Vector4d(theta, 0.0, theta, theta);
+    s.v = Eigen::Vector4d(theta_dot, 0.0, theta_dot, theta_dot);
+    return s;
+  }
+
+ private:
+  static inline const Eigen::Vector2d kPivotE{1.0, 0.5};
+  static inline const Eigen::Vector2d kCouplerF{1.0, 0.5};
+  FourBar four_bar_;
+  bool closed_twice_;
+};
+
+}  // namespace
+
+TEST_CASE("four_bar: a change-point linkage at its flat configuration: Fail names the row, the policies drop "
+          "a force the branch needs",
+          "[models][four_bar][singular]") {
+  const FourBarParams params = parallelogramParams();
+  const FourBar model(params);
+  const double omega = 1.3 * 2.0 * std::sqrt(params.gravity / params.crank);  // enough to revolve
+  const Vector u = Vector::Zero(1);
+  KktWorkspace ws(model);
+
+  SECTION("approaching it, the exact solve follows the branch while lambda_x grows like 1/theta1") {
+    // Near θ1 = 0 the x row's gradient is sin θ1 (−a, 0, c): its multiplier must grow like
+    // 1/θ1 for the finite generalized force λ_x sin θ1 (−a, 0, c) that keeps the coupler, whose
+    // point P sits off its line, from turning. Measured λ_x sin θ1 = 18.22, 18.53, 18.565, 18.568
+    // at θ1 = 1e-2, 1e-3, 1e-4, 1e-6 rad, q̈ on the branch to 1e-15 relative, rcond 4.3e-13 at 1e-6.
+    double limit = 0.0;
+    for (double theta : {1e-6, 1e-4, 1e-2}) {
+      const State near = parallelogramState(theta, omega);
+      const KktResult result = solveAccelerations(model, 0.0, near.q, near.v, u, {}, KktOptions{}, ws);
+      INFO("theta1 " << theta << ": " << result.message << " rcond " << result.rcond << ", lambda "
+                     << ws.lambda.transpose());
+      REQUIRE(result.ok());
+      CHECK_FALSE(result.rank_deficient);
+      const Eigen::Vector3d exact = parallelogramAcceleration(params, theta);
+      CHECK((ws.qdd - exact).lpNorm<Eigen::Infinity>() < 1e-12 * exact.lpNorm<Eigen::Infinity>());
+      const double force = ws.lambda[0] * std::sin(theta);
+      if (limit == 0.0) limit = force;
+      CHECK(std::abs(force - limit) < 0.02 * std::abs(limit));
+    }
+    CHECK(limit == Approx(18.568).epsilon(1e-3));
+  }
+
+  for (KktForm form : {KktForm::Schur, KktForm::Block}) {
+    SECTION(std::string("exactly flat, ") + std::string(toString(form))) {
+      const State flat = parallelogramState(0.0, omega);
+      // φ's x row: −a sin θ1, −b sin θ2, c sin θ3 = 0 exactly; J has rank 1.
+      const KktResult failed =
+          solveAccelerations(model, 0.0, flat.q, flat.v, u, {}, policy(form, RankDeficiencyPolicy::Fail), ws);
+      INFO(failed.message);
+      CHECK(failed.status == KktStatus::Singular);
+      CHECK_THAT(failed.message, Contains("constraint rows are dependent"));
+      CHECK(failed.offending_rows == std::vector<int>{0});
+      CHECK(ws.J.row(0).isZero(0.0));
+
+      // Reference: the KKT system without the vanishing row, [M −J₁ᵀ; J₁ 0], dense.
+      Eigen::Matrix4d kkt = Eigen::Matrix4d::Zero();
+      kkt.topLeftCorner<3, 3>() = ws.M;
+      kkt.block<3, 1>(0, 3) = -ws.J.row(1).transpose();
+      kkt.block<1, 3>(3, 0) = ws.J.row(1);
+      Eigen::Vector4d rhs;
+      rhs << ws.force, -ws.gamma[1];
+      const Eigen::Vector4d without_row = kkt.fullPivLu().solve(rhs);
+
+      const KktResult minimum_norm =
+          solveAccelerations(model, 0.0, flat.q, flat.v, u, {}, policy(form, RankDeficiencyPolicy::MinimumNorm), ws);
+      REQUIRE(minimum_norm.ok());
+      CHECK(minimum_norm.rank_deficient);
+      CHECK(minimum_norm.rank == 1);
+      REQUIRE(ws.qdd.allFinite());
+      CHECK(ws.lambda[0] == 0.0);  // the row with no gradient gets no multiplier
+      CHECK(ws.gamma[0] == 0.0);   // and its equation 0·q̈ = −γ_x is consistent
+      CHECK((ws.qdd - without_row.head<3>()).lpNorm<Eigen::Infinity>() < 1e-12 * without_row.lpNorm<Eigen::Infinity>());
+      CHECK(ws.lambda[1] == Approx(without_row[3]).epsilon(1e-12));
+      // That is not the branch's q̈ = (−g/a, 0, −g/a): the finite limit of λ_x sin θ1 above is
+      // lost with the row. Measured q̈ = (6.15, −13.30, −20.45) rad/s², 16 off.
+      const Eigen::Vector3d branch = parallelogramAcceleration(params, 0.0);
+      const Vector minimum_norm_qdd = ws.qdd;
+      CHECK((ws.qdd - branch).lpNorm<Eigen::Infinity>() > 10.0);
+
+      const KktResult regularized =
+          solveAccelerations(model, 0.0, flat.q, flat.v, u, {}, policy(form, RankDeficiencyPolicy::Regularize), ws);
+      REQUIRE(regularized.ok());
+      CHECK(regularized.rank_deficient);
+      CHECK(regularized.rank == -1);
+      REQUIRE(ws.qdd.allFinite());
+      // b_x = 0, so (A + εI) λ = b gives λ_x = 0 too and only shrinks λ_y by O(ε/A_yy).
+      CHECK((ws.qdd - minimum_norm_qdd).lpNorm<Eigen::Infinity>() < 1e-6 * minimum_norm_qdd.lpNorm<Eigen::Infinity>());
+    }
+    SECTION(std::string("1e-7 rad from flat, ") + std::string(toString(form))) {
+      const State near = parallelogramState(1e-7, omega);
+      const KktResult failed =
+          solveAccelerations(model, 0.0, near.q, near.v, u, {}, policy(form, RankDeficiencyPolicy::Fail), ws);
+      INFO(failed.message);
+      // Measured rcond 4.3e-15 (Schur), 3.2e-15 (block).
+      CHECK(failed.status == KktStatus::IllConditioned);
+      CHECK_THAT(failed.message, Contains("ill-conditioned"));
+      CHECK(failed.offending_rows == std::vector<int>{0});
+
+      const KktResult minimum_norm =
+          solveAccelerations(model, 0.0, near.q, near.v, u, {}, policy(form, RankDeficiencyPolicy::MinimumNorm), ws);
+      REQUIRE(minimum_norm.ok());
+      CHECK(minimum_norm.rank_deficient);
+      CHECK(minimum_norm.rank == 1);
+      CHECK(ws.qdd.allFinite());
+      CHECK((ws.qdd - parallelogramAcceleration(params, 1e-7)).lpNorm<Eigen::Infinity>() > 10.0);  // the same 16
+    }
+  }
+}
+
+TEST_CASE("four_bar: a change-point linkage revolving through its flat configurations (minimum norm, projection)",
+          "[models][four_bar][singular]") {
+  const FourBarParams params = parallelogramParams();
+  const FourBar model(params);
+  const double omega = 1.3 * 2.0 * std::sqrt(params.gravity / params.crank);  // revolves: passes θ1 = 0 and π
+
+  struct Run {
+    Summary summary;
+    double worst = 0.0;       ///< max |θ1 − θ1_exact| on a 0.5 s grid [rad]
+    double branch_gap = 0.0;  ///< max |θ2|, |θ3 − θ1| (wrapped): 0 on the parallelogram branch
+    bool finite = true;
+  };
+  auto run = [&](double theta0, RankDeficiencyPolicy rank_deficiency, double min_rcond) {
+    SimulationOptions options;
+    options.integrator = Integrator::Rk4;
+    options.dt = 1e-3;
+    options.steps = 6000;
+    options.stabilization.project_after_step = true;
+    options.kkt.rank_deficiency = rank_deficiency;
+    options.kkt.min_rcond = min_rcond;
+    Run result;
+    result.summary = simulate(model, parallelogramState(theta0, omega), options,
+                              [&](double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) {
+                                result.finite = result.finite && q.allFinite() && v.allFinite() && lambda.allFinite();
+                                result.branch_gap = std::max({result.branch_gap, std::abs(std::remainder(q[1], 2 * M_PI)),
+                                                              std::abs(std::remainder(q[2] - q[0], 2 * M_PI))});
+                                if (std::abs(std::remainder(t, 0.5)) < 1e-9) {
+                                  result.worst = std::max(result.worst, std::abs(q[0] - pendulumAngle(params, theta0, omega, t)));
+                                }
+                              });
+    return result;
+  };
+
+  SECTION("from hanging, the default threshold never calls the policy: the exact solves are right") {
+    // Steps land as close as rcond 1.0e-8 to the flat configurations, where the exact solve is
+    // still accurate (above): measured 3.7e-11 rad from the exact pendulum over six seconds.
+    const Run r = run(-M_PI / 2, RankDeficiencyPolicy::MinimumNorm, 1e-13);
+    INFO(r.summary.briefReport() << " | " << r.summary.notes << " | worst " << r.worst);
+    REQUIRE(r.summary.ok());
+    CHECK(r.summary.rank_deficient_solves == 0);
+    CHECK(r.summary.min_rcond < 1e-7);
+    CHECK(r.branch_gap < 1e-9);
+    CHECK(r.worst < 1e-9);
+  }
+
+  SECTION("starting exactly flat: Fail stops at once, minimum norm answers one solve and costs 2e-4 rad") {
+    const Run stopped = run(0.0, RankDeficiencyPolicy::Fail, 1e-13);
+    INFO(stopped.summary.briefReport());
+    CHECK(stopped.summary.status == RunStatus::KktFailure);
+    CHECK(stopped.summary.failed_step == 0);
+    CHECK_THAT(stopped.summary.message, Contains("constraint rows are dependent; offending constraint rows [0]"));
+
+    const Run r = run(0.0, RankDeficiencyPolicy::MinimumNorm, 1e-13);
+    INFO(r.summary.briefReport() << " | " << r.summary.notes << " | worst " << r.worst);
+    REQUIRE(r.summary.ok());
+    CHECK(r.finite);
+    CHECK(r.summary.rank_deficient_solves == 1);  // the initial state's, then never again
+    CHECK(r.summary.min_rcond == 0.0);
+    CHECK(r.summary.min_constraint_rank == 1);
+    CHECK_THAT(r.summary.notes, Contains("first at t = 0 s (rcond 0, lowest rank 1 of 2), dependent rows [0]"));
+    CHECK(r.branch_gap < 1e-9);
+    // The one wrong q̈ (16 rad/s² off, above) in the first stage: measured 2.0e-4 rad.
+    CHECK(r.worst < 1e-3);
+
+    // 1e-6 rad off the flat configuration the exact solve is possible (rcond 4.3e-13) and right:
+    // measured 5.4e-12 rad from its own exact pendulum, with the default options.
+    const Run offset = run(1e-6, RankDeficiencyPolicy::Fail, 1e-13);
+    INFO(offset.summary.briefReport() << " | worst " << offset.worst);
+    REQUIRE(offset.summary.ok());
+    CHECK(offset.worst < 1e-9);
+  }
+
+  SECTION("min_rcond 1e-6: Fail stops at the first crossing, minimum norm keeps the branch but drifts 8e-5 rad") {
+    const Run stopped = run(-M_PI / 2, RankDeficiencyPolicy::Fail, 1e-6);
+    INFO(stopped.summary.briefReport());
+    CHECK(stopped.summary.status == RunStatus::KktFailure);
+    CHECK(stopped.summary.t_final < 0.25);  // the first flat configuration, t ≈ 0.2045 s
+    CHECK_THAT(stopped.summary.message, Contains("ill-conditioned") && Contains("offending constraint rows [0]"));
+
+    const Run r = run(-M_PI / 2, RankDeficiencyPolicy::MinimumNorm, 1e-6);
+    INFO(r.summary.briefReport() << " | " << r.summary.notes << " | worst " << r.worst);
+    REQUIRE(r.summary.ok());
+    CHECK(r.finite);
+    CHECK(r.summary.rank_deficient_solves > 0);  // measured 22 of 24 001
+    CHECK(r.summary.min_rcond < 1e-6);
+    CHECK(r.summary.min_constraint_rank == 1);
+    CHECK_THAT(r.summary.notes, Contains("lowest rank 1 of 2"));
+    CHECK(r.summary.max_phi_inf < 1e-10);
+    CHECK(r.branch_gap < 1e-9);
+    // Each of those solves drops the O(10) rad/s² the branch needs: measured 7.9e-5 rad, against
+    // 3.7e-11 with the default threshold. Raising min_rcond helps only where λ stays bounded.
+    CHECK(r.worst < 1e-3);
+    CHECK(r.worst > 1e-6);
+  }
+}
+
+TEST_CASE("four_bar: redundant: the loop closure written twice moves as FourBar and splits lambda equally",
+          "[models][four_bar][redundant]") {
+  const FourBarParams params;
+  const FourBar once(params);
+  const FourBarLoopTwice twice(params);
+  const Vector u = Vector::Constant(1, 0.0);
+  for (const State& state : consistentStates(params, 8, 5)) {
+    KktWorkspace reference(once);
+    REQUIRE(solveAccelerations(once, 0.0, state.q, state.v, u, {}, KktOptions{}, reference).ok());
+    const Vector reference_force = reference.J.transpose() * reference.lambda;
+    for (KktForm form : {KktForm::Schur, KktForm::Block}) {
+      INFO("q " << state.q.transpose() << ", " << toString(form));
+      KktWorkspace ws(twice);
+      const KktResult failed = solveAccelerations(twice, 0.0, state.q, state.v, Vector(), {}, policy(form, RankDeficiencyPolicy::Fail), ws);
+      CHECK_FALSE(failed.ok());
+      CHECK(failed.offending_rows.size() == 2);
+      const KktResult result = solveAccelerations(twice, 0.0, state.q, state.v, Vector(), {}, policy(form, RankDeficiencyPolicy::MinimumNorm), ws);
+      REQUIRE(result.ok());
+      CHECK(result.rank_deficient);
+      CHECK(result.rank == 2);
+      const double scale = 1.0 + reference.qdd.lpNorm<Eigen::Infinity>();
+      CHECK((ws.qdd - reference.qdd).lpNorm<Eigen::Infinity>() < 1e-12 * scale);
+      CHECK((ws.J.transpose() * ws.lambda - reference_force).lpNorm<Eigen::Infinity>() <
+            1e-12 * (1.0 + reference_force.lpNorm<Eigen::Infinity>()));
+      // Minimum norm shares each force equally between the two copies of its row.
+      const double lambda_scale = 1.0 + reference.lambda.lpNorm<Eigen::Infinity>();
+      CHECK((ws.lambda.head(2) - 0.5 * reference.lambda).lpNorm<Eigen::Infinity>() < 1e-12 * lambda_scale);
+      CHECK((ws.lambda.tail(2) - 0.5 * reference.lambda).lpNorm<Eigen::Infinity>() < 1e-12 * lambda_scale);
+    }
+  }
+}
+
+TEST_CASE("four_bar: redundant: a parallelogram closed twice by a third crank moves as when closed once",
+          "[models][four_bar][redundant]") {
+  const FourBarParams params = parallelogramParams();
+  const ThirdCrankParallelogram once(false), twice(true);
+
+  SECTION("one solve: minimum norm gives the exact q̈ and the non-redundant Jᵀλ") {
+    for (double theta : {-2.1, -1.2, -0.4, 2.5}) {
+      const State state = ThirdCrankParallelogram::state(theta, 1.3);
+      const Eigen::Vector3d exact3 = parallelogramAcceleration(params, theta);
+      const Vector exact = Eigen::Vector4d(exact3[0], 0.0, exact3[0], exact3[0]);
+      KktWorkspace reference(once);
+      REQUIRE(solveAccelerations(once, 0.0, state.q, state.v, Vector(), {}, KktOptions{}, reference).ok());
+      const Vector reference_force = reference.J.transpose() * reference.lambda;
+      const double scale = exact.lpNorm<Eigen::Infinity>();
+      CHECK((reference.qdd - exact).lpNorm<Eigen::Infinity>() < 1e-12 * scale);
+      for (KktForm form : {KktForm::Schur, KktForm::Block}) {
+        INFO("theta " << theta << ", " << toString(form));
+        KktWorkspace ws(twice);
+        const KktResult failed = solveAccelerations(twice, 0.0, state.q, state.v, Vector(), {}, policy(form, RankDeficiencyPolicy::Fail), ws);
+        INFO(failed.message);
+        CHECK_FALSE(failed.ok());
+        CHECK(failed.offending_rows.size() == 1);
+
+        const KktResult minimum_norm = solveAccelerations(twice, 0.0, state.q, state.v, Vector(), {}, policy(form, RankDeficiencyPolicy::MinimumNorm), ws);
+        REQUIRE(minimum_norm.ok());
+        CHECK(minimum_norm.rank_deficient);
+        CHECK(minimum_norm.rank == 3);
+        const Vector force = ws.J.transpose() * ws.lambda;
+        CHECK((ws.qdd - exact).lpNorm<Eigen::Infinity>() < 1e-12 * scale);
+        CHECK((ws.qdd - reference.qdd).lpNorm<Eigen::Infinity>() < 1e-12 * scale);
+        CHECK((force - reference_force).lpNorm<Eigen::Infinity>() < 1e-12 * (1.0 + reference_force.lpNorm<Eigen::Infinity>()));
+        // λ has no component along null(Jᵀ), the direction in which it is not unique.
+        Eigen::JacobiSVD<Matrix> svd(ws.J.transpose(), Eigen::ComputeFullV);
+        const Vector null_direction = svd.matrixV().col(ws.nc - 1);
+        CHECK((ws.J.transpose() * null_direction).norm() < 1e-12);
+        CHECK(std::abs(null_direction.dot(ws.lambda)) < 1e-10 * (1.0 + ws.lambda.norm()));
+
+        const KktResult regularized = solveAccelerations(twice, 0.0, state.q, state.v, Vector(), {}, policy(form, RankDeficiencyPolicy::Regularize), ws);
+        REQUIRE(regularized.ok());
+        CHECK(regularized.rank_deficient);
+        CHECK((ws.qdd - exact).lpNorm<Eigen::Infinity>() < 1e-6 * scale);
+      }
+    }
+  }
+
+  SECTION("a run: RK4 under minimum norm follows the run closed once to round-off, and says so") {
+    SimulationOptions options;
+    options.integrator = Integrator::Rk4;
+    options.dt = 2e-3;
+    options.steps = 1000;
+    const double theta0 = -M_PI / 2 + 0.6;  // swings between −π/2 ∓ 0.6: away from sin θ1 = 0
+    for (KktForm form : {KktForm::Schur, KktForm::Block}) {
+      INFO(toString(form));
+      options.kkt.form = form;
+      options.kkt.rank_deficiency = RankDeficiencyPolicy::Fail;
+      Matrix path_once(options.steps + 1, 4), path_twice(options.steps + 1, 4);
+      long row = 0;
+      const Summary reference = simulate(once, ThirdCrankParallelogram::state(theta0, 0.0), options,
+                                         [&](double, ConstVectorRef q, ConstVectorRef, ConstVectorRef) { path_once.row(row++) = q; });
+      REQUIRE(reference.ok());
+      CHECK(reference.rank_deficient_solves == 0);
+      options.kkt.rank_deficiency = RankDeficiencyPolicy::MinimumNorm;
+      row = 0;
+      const Summary summary = simulate(twice, ThirdCrankParallelogram::state(theta0, 0.0), options,
+                                       [&](double, ConstVectorRef q, ConstVectorRef, ConstVectorRef) { path_twice.row(row++) = q; });
+      INFO(summary.briefReport() << " | " << summary.notes);
+      REQUIRE(summary.ok());
+      CHECK(row == options.steps + 1);
+      CHECK((path_twice - path_once).lpNorm<Eigen::Infinity>() < 1e-12);
+      CHECK(std::abs(path_twice(options.steps, 0) - pendulumAngle(params, theta0, 0.0, 2.0)) < 1e-8);
+      CHECK(summary.rank_deficient_solves == summary.kkt_solves);
+      CHECK(summary.min_constraint_rank == 3);
+      CHECK_THAT(summary.notes, Contains("rank-deficient KKT (minimum_norm)"));
+      CHECK_THAT(summary.notes, Contains("dependent rows ["));
+    }
+  }
+}
+
