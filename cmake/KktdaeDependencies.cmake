@@ -4,6 +4,15 @@ find_package(spdlog REQUIRED)
 # SUNDIALS 6.4: CVODE and IDA for the adaptive integrators, KLU for large sparse DAEs.
 find_package(SUNDIALS 6.4 REQUIRED COMPONENTS cvode ida nvecserial sunmatrixdense
              sunlinsoldense sunmatrixsparse sunlinsolklu sunnonlinsolnewton sunnonlinsolfixedpoint)
+# KLU (SuiteSparse, 64-bit indices) for the sparse block KKT form. Debian's SuiteSparse 5 ships
+# no CMake package: find the header and library directly.
+find_path(KKTDAE_KLU_INCLUDE_DIR klu.h PATH_SUFFIXES suitesparse REQUIRED)
+find_library(KKTDAE_KLU_LIBRARY klu REQUIRED)
+if(NOT TARGET SuiteSparse::KLU)
+  add_library(SuiteSparse::KLU UNKNOWN IMPORTED)
+  set_target_properties(SuiteSparse::KLU PROPERTIES IMPORTED_LOCATION "${KKTDAE_KLU_LIBRARY}"
+                        INTERFACE_INCLUDE_DIRECTORIES "${KKTDAE_KLU_INCLUDE_DIR}")
+endif()
 if(KKTDAE_BUILD_APPS)
   find_package(CLI11 REQUIRED)
   find_package(nlohmann_json 3 REQUIRED)

@@ -161,3 +161,37 @@ TEST_CASE("allocation: rank-deficient solves allocate nothing after the first (r
     }
   }
 }
+
+TEST_CASE("allocation: sparse-path solves, steps and projections allocate nothing after warm-up",
+          "[allocation][sparse]") {
+  const PendulumChain chain(PendulumChainParams::uniform(30));
+  for (KktForm form : {KktForm::Schur, KktForm::Block}) {
+    for (const Stabilization& stabilization : {Stabilization::critical(20.0), Stabilization::softConstraint()}) {
+      KktOptions options;
+      options.form = form;
+      options.path = KktPath::Sparse;
+      AccelerationFunction f(chain, stabilization, options);
+      REQUIRE(f.workspace().sparse);
+      StepWorkspace ws(chain.nq());
+      ProjectionWorkspace projection_ws(chain, options);
+      REQUIRE(projection_ws.sparse);
+      State state = chain.initialState(0.2);
+      Vector qdd(chain.nq());
+      REQUIRE(f.evaluate(state.t, state.q, state.v, qdd).ok());
+      REQUIRE(rk4Step(f, state, 0.001, qdd, ws).ok());  // warm-up: the block form's first LU
+      REQUIRE(projectToManifold(chain, state, ProjectionOptions{}, projection_ws).converged);
+      long count = 0;
+      {
+        AllocationCounter counter;
+        for (int i = 0; i < 50; ++i) {
+          f.evaluate(state.t, state.q, state.v, qdd);
+          rk4Step(f, state, 0.001, qdd, ws);
+          projectToManifold(chain, state, ProjectionOptions{}, projection_ws);
+        }
+        count = counter.count();
+      }
+      INFO(toString(form) << ", " << stabilization.describe());
+      CHECK(count == 0);
+    }
+  }
+}

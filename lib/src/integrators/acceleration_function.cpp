@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "../kkt/dependent_rows.hpp"
@@ -16,7 +17,7 @@ AccelerationFunction::AccelerationFunction(const ConstrainedSystem& system, Stab
       stabilization_(stabilization),
       options_(options),
       controller_(std::move(controller)),
-      workspace_(system),
+      workspace_(system, options),
       u_(Vector::Zero(system.nu())) {
   stabilization_.validate();
   options_.validate();
@@ -37,7 +38,10 @@ void AccelerationFunction::logRankDeficiency(double t, const KktResult& result) 
     // Only the first one pays for the QR that names rows: a redundant model hits this every solve.
     log.first_time = t;
     log.first_rcond = result.rcond;
-    log.first_dependent_rows = detail::dependentConstraintRows(workspace_.J, std::sqrt(options_.rank_tolerance));
+    if (!workspace_.sparse) {  // the sparse path has no dense J to run the QR on
+      log.first_dependent_rows = detail::dependentConstraintRows(
+          workspace_.J, std::sqrt(std::max(options_.rank_tolerance, options_.min_rcond)));
+    }
     spdlog::debug("{}: rank-deficient KKT solve at t = {} (rcond {}, rank {} of {}); policy {}", system_.name(),
                   formatDouble(t), formatDouble(result.rcond), result.rank, workspace_.nc,
                   toString(options_.rank_deficiency));

@@ -3,6 +3,8 @@
 
 #include "kktdae/core/checks.hpp"
 
+#include <cmath>
+
 namespace kktdae::detail {
 namespace {
 
@@ -12,6 +14,19 @@ KktResult nonFinite(std::string what, std::vector<int> rows) {
   result.offending_rows = std::move(rows);
   result.message = "non-finite " + what;
   return result;
+}
+
+std::vector<int> nonFiniteSparseRows(const SparseRowMatrix& J) {
+  std::vector<int> rows;
+  for (int i = 0; i < J.rows(); ++i) {
+    for (int p = J.outerIndexPtr()[i]; p < J.outerIndexPtr()[i + 1]; ++p) {
+      if (!std::isfinite(J.valuePtr()[p])) {
+        rows.push_back(i);
+        break;
+      }
+    }
+  }
+  return rows;
 }
 
 }  // namespace
@@ -52,17 +67,30 @@ KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVec
     ws.force = -ws.h;
   }
   system.constraint(q, t, ws.phi);
-  system.constraintJacobian(q, t, ws.J);
+  bool jacobian_finite = true;
+  if (ws.sparse) {
+    jacobian_finite = ws.constraint_space->evaluateJacobian(system, q, t);
+  } else {
+    system.constraintJacobian(q, t, ws.J);
+  }
   system.constraintBias(q, v, t, ws.gamma);
   // ∂φ/∂t is asked for on every solve: a model that supplies it but forgets to declare itself
   // time-dependent must not silently get a wrong φ̇.
   system.constraintTimeDerivative(q, t, ws.phi_t);
-  ws.phi_dot.noalias() = ws.J * v;
+  if (ws.sparse) {
+    ws.phi_dot.noalias() = ws.constraint_space->J * v;
+  } else {
+    ws.phi_dot.noalias() = ws.J * v;
+  }
   ws.phi_dot += ws.phi_t;
 
-  if (!ws.force.allFinite()) return nonFinite("generalized force Sᵀu − h", nonFiniteRows(ws.force));
+  if (!ws.force.allFinite()) {  // coordinates, not constraint rows: named in the message
+    const std::vector<int> coordinates = nonFiniteRows(ws.force);
+    return nonFinite("generalized force Sᵀu − h (first at coordinate " + std::to_string(coordinates.front()) + ")", {});
+  }
   if (!ws.phi.allFinite()) return nonFinite("constraint phi", nonFiniteRows(ws.phi));
-  if (!ws.J.allFinite()) return nonFinite("constraint Jacobian J", nonFiniteRows(ws.J));
+  if (ws.sparse && !jacobian_finite) return nonFinite("constraint Jacobian J", nonFiniteSparseRows(ws.constraint_space->J));
+  if (!ws.sparse && !ws.J.allFinite()) return nonFinite("constraint Jacobian J", nonFiniteRows(ws.J));
   if (!ws.gamma.allFinite()) return nonFinite("constraint bias gamma", nonFiniteRows(ws.gamma));
   if (!ws.phi_dot.allFinite()) return nonFinite("constraint rate phi_dot", nonFiniteRows(ws.phi_dot));
 

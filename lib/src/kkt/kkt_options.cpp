@@ -2,6 +2,7 @@
 
 #include "kktdae/core/checks.hpp"
 #include "kktdae/kkt/kkt_result.hpp"
+#include "kktdae/system/constrained_system.hpp"
 
 namespace kktdae {
 
@@ -11,6 +12,46 @@ KktForm parseKktForm(std::string_view text) {
   if (text == "schur") return KktForm::Schur;
   if (text == "block") return KktForm::Block;
   throwInvalid("form", "unknown KKT form '" + std::string(text) + "' (choose schur or block)");
+}
+
+std::string_view toString(KktPath path) {
+  switch (path) {
+    case KktPath::Auto: return "auto";
+    case KktPath::Dense: return "dense";
+    case KktPath::Sparse: return "sparse";
+  }
+  return "unknown";
+}
+
+KktPath parseKktPath(std::string_view text) {
+  if (text == "auto") return KktPath::Auto;
+  if (text == "dense") return KktPath::Dense;
+  if (text == "sparse") return KktPath::Sparse;
+  throwInvalid("path", "unknown KKT path '" + std::string(text) + "' (choose auto, dense or sparse)");
+}
+
+bool usesSparsePath(const ConstrainedSystem& system, const KktOptions& options) {
+  const bool has_sparse_jacobian = system.jacobianNonZeros() > 0;
+  const bool diagonal_mass = system.massStructure() != MassStructure::General;
+  const bool minimum_norm = options.rank_deficiency == RankDeficiencyPolicy::MinimumNorm;
+  switch (options.path) {
+    case KktPath::Dense: return false;
+    case KktPath::Auto:
+      return has_sparse_jacobian && diagonal_mass && !minimum_norm && system.nq() >= options.sparse_min_coordinates;
+    case KktPath::Sparse:
+      if (!has_sparse_jacobian) {
+        throwInvalid("kkt.path", "sparse needs a model with a sparse Jacobian; " + system.name() + " has none");
+      }
+      if (!diagonal_mass) {
+        throwInvalid("kkt.path", "sparse needs a diagonal mass matrix; " + system.name() + " declares a general M");
+      }
+      if (minimum_norm) {
+        throwInvalid("kkt.path", "sparse cannot apply rank_deficiency = minimum_norm (it needs the dense "
+                                 "eigen-decomposition): use regularize, or the dense path");
+      }
+      return true;
+  }
+  return false;
 }
 
 std::string_view toString(RankDeficiencyPolicy policy) {
@@ -39,6 +80,9 @@ void KktOptions::validate() const {
   }
   if (!(regularization > 0.0 && regularization < 1.0)) {
     throwInvalid("kkt.regularization", "must be in (0, 1), got " + formatDouble(regularization));
+  }
+  if (sparse_min_coordinates < 1) {
+    throwInvalid("kkt.sparse_min_coordinates", "must be ≥ 1, got " + std::to_string(sparse_min_coordinates));
   }
   if (rank_deficiency == RankDeficiencyPolicy::Regularize && !(regularization > min_rcond)) {
     throwInvalid("kkt.regularization", "must exceed kkt.min_rcond (" + formatDouble(min_rcond) +

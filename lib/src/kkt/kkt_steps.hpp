@@ -34,6 +34,10 @@ void accelerationsFromMultipliers(KktWorkspace& ws);
 /// the result is marked rank_deficient. Overwrites ws.schur when regularizing.
 KktResult solveRankDeficientConstraintSpace(const KktOptions& options, double trigger_rcond, KktWorkspace& ws);
 
+/// The sparse path's Schur and block solves (ws.sparse): same contract as the dense ones.
+KktResult solveSchurSparse(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws);
+KktResult solveBlockSparse(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws);
+
 /// Shared ending: condition check, then non-finite solution check.
 KktResult finishSolve(double rcond, const KktOptions& options, const KktWorkspace& ws);
 

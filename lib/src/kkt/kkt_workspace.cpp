@@ -5,18 +5,19 @@ namespace kktdae {
 // The factorizations are built in the initializer list: Eigen's LLT(size) constructor leaves its
 // `info` flag unset, so copying or moving a size-constructed LLT reads an indeterminate value
 // (UBSan flags it).
-KktWorkspace::KktWorkspace(const ConstrainedSystem& system)
+KktWorkspace::KktWorkspace(const ConstrainedSystem& system, const KktOptions& options)
     : nq(system.nq()),
       nc(system.nc()),
       nu(system.nu()),
       mass_structure(system.massStructure()),
-      mass_llt(system.nq()),
-      schur_llt(system.nc()) {
+      sparse(usesSparsePath(system, options)),
+      mass_llt(sparse ? 0 : system.nq()),
+      schur_llt(sparse ? 0 : system.nc()) {
   qdd = Vector::Zero(nq);
   lambda = Vector::Zero(nc);
   mass_diagonal = Vector::Ones(nq);
   inverse_mass_diagonal = Vector::Ones(nq);
-  if (mass_structure == MassStructure::General) M = Matrix::Zero(nq, nq);
+  if (mass_structure == MassStructure::General && !sparse) M = Matrix::Zero(nq, nq);
   h = Vector::Zero(nq);
   S = Matrix::Zero(nu, nq);
   force = Vector::Zero(nq);
@@ -24,13 +25,17 @@ KktWorkspace::KktWorkspace(const ConstrainedSystem& system)
   phi_t = Vector::Zero(nc);
   phi_dot = Vector::Zero(nc);
   gamma = Vector::Zero(nc);
-  J = Matrix::Zero(nc, nq);
+  if (!sparse) J = Matrix::Zero(nc, nq);
   constraint_target = Vector::Zero(nc);
   constraint_diagonal = Vector::Zero(nc);
   regularization = Vector::Zero(nc);
-  inverse_mass_jt = Matrix::Zero(nq, nc);
   free_acceleration = Vector::Zero(nq);
-  schur = Matrix::Zero(nc, nc);
+  if (sparse) {
+    constraint_space.emplace(system);
+  } else {
+    inverse_mass_jt = Matrix::Zero(nq, nc);
+    schur = Matrix::Zero(nc, nc);
+  }
   schur_rhs = Vector::Zero(nc);
   schur_condition.ensureSize(nc);
 }

@@ -14,8 +14,18 @@ KktResult solveAccelerations(const ConstrainedSystem& system, double t, ConstVec
   requireSize("workspace.nc", ws.nc, system.nc());
   requireSize("workspace.nq", ws.nq, system.nq());
 
+  if (ws.sparse != usesSparsePath(system, options)) {
+    throwInvalid("options.path", std::string("the workspace was built for the ") + (ws.sparse ? "sparse" : "dense") +
+                                     " path, these options resolve to the other (KktPath " +
+                                     std::string(toString(options.path)) + ")");
+  }
+
   KktResult result = detail::evaluateModelTerms(system, t, q, v, u, stabilization, ws);
   if (!result.ok()) return result;
+  if (ws.sparse) {
+    return options.form == KktForm::Schur ? detail::solveSchurSparse(stabilization, options, ws)
+                                          : detail::solveBlockSparse(stabilization, options, ws);
+  }
   return options.form == KktForm::Schur ? detail::solveSchur(stabilization, options, ws)
                                         : detail::solveBlock(stabilization, options, ws);
 }

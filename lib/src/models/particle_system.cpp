@@ -103,6 +103,10 @@ ParticleSystem::ParticleSystem(ParticleSystemParams params) : params_(std::move(
   params_.validate();
   dimension_ = params_.dimension;
   nc_ = static_cast<int>(params_.distances.size() + params_.lines.size() * static_cast<std::size_t>(dimension_ - 1));
+  for (const DistanceConstraintSpec& spec : params_.distances) {
+    jacobian_non_zeros_ += dimension_ * ((spec.a.kind == PointRef::Kind::Particle) + (spec.b.kind == PointRef::Kind::Particle));
+  }
+  jacobian_non_zeros_ += dimension_ * (dimension_ - 1) * static_cast<int>(params_.lines.size());
   for (const LineConstraintSpec& line : params_.lines) {
     const Eigen::Vector3d u = line.direction.normalized();
     if (dimension_ == 2) {
@@ -195,6 +199,39 @@ void ParticleSystem::constraintJacobian(ConstVectorRef q, double, MatrixRef J) c
   for (const LineConstraintSpec& line : params_.lines) {
     for (int r = 0; r < dimension_ - 1; ++r) writeJacobian(J, row++, line.particle, line_normals_[normal++]);
   }
+}
+
+void ParticleSystem::constraintJacobianPattern(IndexVectorRef rows, IndexVectorRef cols) const {
+  int entry = 0;
+  auto writeEntries = [&](int row, int particle) {
+    for (int axis = 0; axis < dimension_; ++axis, ++entry) {
+      rows[entry] = row;
+      cols[entry] = dimension_ * particle + axis;
+    }
+  };
+  int row = 0;
+  for (const DistanceConstraintSpec& spec : params_.distances) {
+    if (spec.a.kind == PointRef::Kind::Particle) writeEntries(row, spec.a.index);
+    if (spec.b.kind == PointRef::Kind::Particle) writeEntries(row, spec.b.index);
+    ++row;
+  }
+  for (const LineConstraintSpec& line : params_.lines) {
+    for (int r = 0; r < dimension_ - 1; ++r) writeEntries(row++, line.particle);
+  }
+}
+
+void ParticleSystem::constraintJacobianValues(ConstVectorRef q, double, VectorRef values) const {
+  int entry = 0;
+  auto writeValues = [&](const Eigen::Vector3d& row_vector) {
+    values.segment(entry, dimension_) = row_vector.head(dimension_);
+    entry += dimension_;
+  };
+  for (const DistanceConstraintSpec& spec : params_.distances) {
+    const Eigen::Vector3d d = separation(q, spec);
+    if (spec.a.kind == PointRef::Kind::Particle) writeValues(d);
+    if (spec.b.kind == PointRef::Kind::Particle) writeValues(-d);
+  }
+  for (const Eigen::Vector3d& normal : line_normals_) writeValues(normal);  // constant rows
 }
 
 void ParticleSystem::constraintBias(ConstVectorRef, ConstVectorRef v, double, VectorRef gamma) const {

@@ -69,6 +69,30 @@ void PendulumChain::constraintJacobian(ConstVectorRef q, double, MatrixRef J) co
   }
 }
 
+void PendulumChain::constraintJacobianPattern(IndexVectorRef rows, IndexVectorRef cols) const {
+  int entry = 0;
+  for (int k = 0; k < links(); ++k) {
+    for (int axis = 0; axis < 3; ++axis, ++entry) {  // +dᵀ on mass k
+      rows[entry] = k;
+      cols[entry] = 3 * k + axis;
+    }
+    if (k == 0) continue;
+    for (int axis = 0; axis < 3; ++axis, ++entry) {  // −dᵀ on mass k − 1
+      rows[entry] = k;
+      cols[entry] = 3 * k - 3 + axis;
+    }
+  }
+}
+
+void PendulumChain::constraintJacobianValues(ConstVectorRef q, double, VectorRef values) const {
+  values.head<3>() = q.segment<3>(0) - params_.pivot;
+  for (int k = 1; k < links(); ++k) {
+    const Eigen::Vector3d d = q.segment<3>(3 * k) - q.segment<3>(3 * k - 3);
+    values.segment<3>(6 * k - 3) = d;
+    values.segment<3>(6 * k) = -d;
+  }
+}
+
 void PendulumChain::constraintBias(ConstVectorRef, ConstVectorRef v, double, VectorRef gamma) const {
   for (int k = 0; k < links(); ++k) {
     const Eigen::Vector3d dv = k == 0 ? Eigen::Vector3d(v.segment<3>(0))

@@ -29,7 +29,7 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
   AccelerationFunction f(system, options.stabilization, options.kkt, options.controller);
   recorder.attach(f);
   StepWorkspace step_ws(system.nq());
-  ProjectionWorkspace projection_ws(system);
+  ProjectionWorkspace projection_ws(system, options.kkt);
   const bool project = options.stabilization.project_after_step;
   State state = initial;
   Vector qdd = Vector::Zero(system.nq());

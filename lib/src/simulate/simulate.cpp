@@ -45,7 +45,8 @@ std::string firstNonFinite(ConstVectorRef q, ConstVectorRef v) {
 bool projectInitialState(const ConstrainedSystem& system, State& state, const SimulationOptions& options,
                          Summary& summary, std::string& failure, bool force) {
   if (!options.project_initial_state && !force) return true;
-  const ProjectionReport report = projectToManifold(system, state, options.projection);
+  ProjectionWorkspace projection_ws(system, options.kkt);
+  const ProjectionReport report = projectToManifold(system, state, options.projection, projection_ws);
   if (!report.converged) {
     failure = "initial state cannot be made consistent: " + report.message;
     return false;

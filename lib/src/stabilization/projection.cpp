@@ -7,9 +7,56 @@ namespace {
 
 double infNorm(const Vector& x) { return x.size() ? x.lpNorm<Eigen::Infinity>() : 0.0; }
 
+/// J at (ws.q, t), in the dense matrix or the sparse constraint space.
+void evaluateJacobian(const ConstrainedSystem& system, double t, ProjectionWorkspace& ws) {
+  if (ws.sparse) {
+    ws.constraint_space->evaluateJacobian(system, ws.q, t);
+  } else {
+    system.constraintJacobian(ws.q, t, ws.J);
+  }
+}
+
+/// ws.multiplier = J ws.v (+ nothing else).
+void multiplyJacobianVelocity(ProjectionWorkspace& ws) {
+  if (ws.sparse) {
+    ws.multiplier.noalias() = ws.constraint_space->J * ws.v;
+  } else {
+    ws.multiplier.noalias() = ws.J * ws.v;
+  }
+}
+
+/// ws.correction = M⁻¹ Jᵀ x.
+void massWeightedCorrection(const Vector& x, ProjectionWorkspace& ws) {
+  if (ws.sparse) {
+    ws.correction.noalias() = ws.constraint_space->J.transpose() * x;
+    ws.correction.array() *= ws.inverse_mass_diagonal.array();
+  } else {
+    ws.correction.noalias() = ws.inverse_mass_jt * x;
+  }
+}
+
+/// x ← (J M⁻¹ Jᵀ)⁻¹ x with the last factorMetric().
+void solveMetric(Vector& x, ProjectionWorkspace& ws) {
+  if (ws.sparse) {
+    ws.constraint_space->ldlt.solveInPlace(x);
+  } else {
+    ws.schur_llt.solveInPlace(x);
+  }
+}
+
+/// The sparse factorMetric(): A = J M⁻¹ Jᵀ assembled and factorized by the sparse LDLᵀ.
+bool factorMetricSparse(const ConstrainedSystem& system, ProjectionWorkspace& ws) {
+  system.massDiagonal(ws.q, ws.mass_diagonal);
+  if (!(ws.mass_diagonal.minCoeff() > 0.0)) return false;
+  ws.inverse_mass_diagonal = ws.mass_diagonal.cwiseInverse();
+  ws.constraint_space->assemble(ws.inverse_mass_diagonal, ws.schur_diagonal);
+  return ws.constraint_space->ldlt.factorize(true);
+}
+
 /// M⁻¹ Jᵀ and the Cholesky factor of J M⁻¹ Jᵀ at (ws.q, t); false when either is not SPD.
 bool factorMetric(const ConstrainedSystem& system, double t, ProjectionWorkspace& ws) {
-  system.constraintJacobian(ws.q, t, ws.J);
+  evaluateJacobian(system, t, ws);
+  if (ws.sparse) return factorMetricSparse(system, ws);
   if (system.massStructure() == MassStructure::General) {
     system.massMatrix(ws.q, ws.M);
     ws.mass_llt.compute(ws.M);
@@ -28,17 +75,18 @@ bool factorMetric(const ConstrainedSystem& system, double t, ProjectionWorkspace
 
 /// ‖J q̇ + ∂φ/∂t‖∞ at (ws.q, ws.v); leaves ∂φ/∂t in ws.phi_t and J in ws.J.
 double velocityResidual(const ConstrainedSystem& system, double t, ProjectionWorkspace& ws) {
-  system.constraintJacobian(ws.q, t, ws.J);
+  evaluateJacobian(system, t, ws);
   system.constraintTimeDerivative(ws.q, t, ws.phi_t);
-  ws.multiplier.noalias() = ws.J * ws.v;
+  multiplyJacobianVelocity(ws);
   ws.multiplier += ws.phi_t;
   return infNorm(ws.multiplier);
 }
 
 }  // namespace
 
-ProjectionWorkspace::ProjectionWorkspace(const ConstrainedSystem& system)
-    : q(system.nq()),
+ProjectionWorkspace::ProjectionWorkspace(const ConstrainedSystem& system, const KktOptions& kkt)
+    : sparse(usesSparsePath(system, kkt)),
+      q(system.nq()),
       v(system.nq()),
       phi(system.nc()),
       phi_t(system.nc()),
@@ -47,11 +95,17 @@ ProjectionWorkspace::ProjectionWorkspace(const ConstrainedSystem& system)
       multiplier(system.nc()),
       M(system.massStructure() == MassStructure::General ? system.nq() : 0,
         system.massStructure() == MassStructure::General ? system.nq() : 0),
-      J(system.nc(), system.nq()),
-      inverse_mass_jt(system.nq(), system.nc()),
-      schur(system.nc(), system.nc()),
-      mass_llt(system.nq()),
-      schur_llt(system.nc()) {}
+      J(sparse ? 0 : system.nc(), sparse ? 0 : system.nq()),
+      inverse_mass_jt(sparse ? 0 : system.nq(), sparse ? 0 : system.nc()),
+      schur(sparse ? 0 : system.nc(), sparse ? 0 : system.nc()),
+      mass_llt(sparse ? 0 : system.nq()),
+      schur_llt(sparse ? 0 : system.nc()) {
+  if (sparse) {
+    constraint_space.emplace(system);
+    inverse_mass_diagonal = Vector::Zero(system.nq());
+    schur_diagonal = Vector::Zero(system.nc());
+  }
+}
 
 void ProjectionOptions::validate() const {
   if (max_iterations < 1) throwInvalid("projection.max_iterations", "must be >= 1, got " + std::to_string(max_iterations));
@@ -92,8 +146,9 @@ ProjectionReport projectToManifold(const ConstrainedSystem& system, State& state
                        ": J M^-1 J^T is singular or the model returned non-finite values";
       return report;
     }
-    ws.multiplier = ws.schur_llt.solve(ws.phi);
-    ws.correction.noalias() = ws.inverse_mass_jt * ws.multiplier;
+    ws.multiplier = ws.phi;
+    solveMetric(ws.multiplier, ws);
+    massWeightedCorrection(ws.multiplier, ws);
     ws.q -= ws.correction;
     ++report.iterations;
     system.constraint(ws.q, state.t, ws.phi);
@@ -106,10 +161,11 @@ ProjectionReport projectToManifold(const ConstrainedSystem& system, State& state
     return report;
   }
   system.constraintTimeDerivative(ws.q, state.t, ws.phi_t);
-  ws.multiplier.noalias() = ws.J * ws.v;
+  multiplyJacobianVelocity(ws);
   ws.multiplier += ws.phi_t;
-  ws.phi = ws.schur_llt.solve(ws.multiplier);  // reuse as the velocity multiplier
-  ws.correction.noalias() = ws.inverse_mass_jt * ws.phi;
+  ws.phi = ws.multiplier;  // reuse as the velocity multiplier
+  solveMetric(ws.phi, ws);
+  massWeightedCorrection(ws.phi, ws);
   ws.v -= ws.correction;
   report.phi_dot_after = velocityResidual(system, state.t, ws);
   if (!ws.q.allFinite() || !ws.v.allFinite()) {

@@ -122,7 +122,7 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
   Summary& summary = recorder.summary();
   AccelerationFunction f(system, options.stabilization, options.kkt, options.controller);
   recorder.attach(f);
-  ProjectionWorkspace projection_ws(system);
+  ProjectionWorkspace projection_ws(system, options.kkt);
   CvodeProblem problem;
   problem.f = &f;
   problem.system = &system;

@@ -23,6 +23,14 @@ void ConstrainedSystem::massDiagonal(ConstVectorRef, VectorRef) const {
 
 void ConstrainedSystem::inputMap(ConstVectorRef, double, MatrixRef) const {}
 
+void ConstrainedSystem::constraintJacobianPattern(IndexVectorRef, IndexVectorRef) const {
+  throw std::logic_error(name() + ": constraintJacobianPattern() called on a model without a sparse Jacobian");
+}
+
+void ConstrainedSystem::constraintJacobianValues(ConstVectorRef, double, VectorRef) const {
+  throw std::logic_error(name() + ": constraintJacobianValues() called on a model without a sparse Jacobian");
+}
+
 void ConstrainedSystem::constraintTimeDerivative(ConstVectorRef, double, VectorRef phi_t) const {
   phi_t.setZero();
 }

@@ -16,5 +16,9 @@ using ConstMatrixRef = const Eigen::Ref<const Eigen::MatrixXd>&;
 using VectorRef = Eigen::Ref<Eigen::VectorXd>;
 /// Output matrix argument: must already have the documented size; filled in place.
 using MatrixRef = Eigen::Ref<Eigen::MatrixXd>;
+/// Integer vector (sparsity patterns: row and column indices).
+using IndexVector = Eigen::VectorXi;
+/// Output integer vector argument: must already have the documented size; filled in place.
+using IndexVectorRef = Eigen::Ref<Eigen::VectorXi>;
 
 }  // namespace kktdae

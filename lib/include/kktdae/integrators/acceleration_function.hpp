@@ -19,7 +19,7 @@ struct RankDeficiencyLog {
   int min_rank = -1;   ///< the lowest numerical rank seen (MinimumNorm only; −1: not computed)
   double first_time = std::numeric_limits<double>::quiet_NaN();  ///< t of the first one
   double first_rcond = std::numeric_limits<double>::quiet_NaN(); ///< its reciprocal condition
-  /// Rows a column-pivoted QR of Jᵀ (threshold √rank_tolerance) found dependent at the first one;
+  /// Rows a column-pivoted QR of Jᵀ (threshold √max(rank_tolerance, min_rcond)) found dependent at the first one;
   /// empty when J kept full rank there (ill-conditioned, not rank-deficient).
   std::vector<int> first_dependent_rows;
 };

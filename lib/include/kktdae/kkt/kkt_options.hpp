@@ -23,6 +23,26 @@ std::string_view toString(KktForm form);
 /// Parses "schur" or "block"; throws std::invalid_argument listing the choices otherwise.
 KktForm parseKktForm(std::string_view text);
 
+/// Dense or sparse linear algebra for the solve.
+enum class KktPath {
+  /// Sparse when the model offers a sparse J (ConstrainedSystem::jacobianNonZeros() > 0) and a
+  /// diagonal M, the policy is not MinimumNorm, and nq ≥ KktOptions::sparse_min_coordinates;
+  /// dense otherwise.
+  Auto,
+  /// Dense matrices and factorizations: O(nc³ + nc² nq) per solve, fastest for small systems.
+  Dense,
+  /// Compressed J, A = J M⁻¹ Jᵀ assembled into a fixed pattern and factorized by a sparse LDLᵀ
+  /// (Schur), or the quasi-definite [M Jᵀ; J −δI] with iterative refinement (Block): O(N) per
+  /// solve for a chain. Needs a sparse J and a diagonal M; refuses MinimumNorm (it needs the
+  /// dense eigen-decomposition).
+  Sparse,
+};
+
+/// "auto" / "dense" / "sparse".
+std::string_view toString(KktPath path);
+/// Parses the names above; throws std::invalid_argument listing the choices otherwise.
+KktPath parseKktPath(std::string_view text);
+
 /// What a solve does when J M⁻¹ Jᵀ is singular or too ill-conditioned (redundant constraints, a
 /// mechanism at a kinematic singularity). docs/defining-models.md § "Redundant constraints and
 /// singular configurations" shows what each choice gives.
@@ -69,14 +89,26 @@ struct KktOptions {
   /// (0, 1); min_rcond when that is larger (what is too ill-conditioned to solve is not solved). 1e-10 keeps directions whose constraint-space stiffness is at least 1e-10 of the
   /// stiffest: on an exactly redundant model the spurious eigenvalues are ~1e-16 relative,
   /// far below it. The dependent rows named in the report come from a column-pivoted QR of Jᵀ
-  /// with the matching threshold √rank_tolerance on J's singular values.
+  /// with the matching threshold √max(rank_tolerance, min_rcond) on J's singular values.
   double rank_tolerance = 1e-10;
   /// Regularize's ε relative to max diag(J M⁻¹ Jᵀ), in (0, 1). Must exceed min_rcond, or the
   /// regularized system is as ill-conditioned as the one it replaces.
   double regularization = 1e-8;
 
+  /// Dense or sparse solve (KktPath); Auto decides by the model and sparse_min_coordinates.
+  KktPath path = KktPath::Auto;
+  /// Auto's crossover: the smallest nq solved sparsely (≥ 1). Measured on chains
+  /// (docs/performance.md): the sparse Schur step overtakes the dense one between 8 and 16 links.
+  int sparse_min_coordinates = 36;
+
   /// Throws std::invalid_argument naming the bad field.
   void validate() const;
 };
+
+class ConstrainedSystem;
+/// Whether `options` make the solve of `system` sparse (KktPath resolved). Throws
+/// std::invalid_argument when KktPath::Sparse is forced on a model it cannot serve (no sparse J,
+/// a general M) or together with RankDeficiencyPolicy::MinimumNorm.
+bool usesSparsePath(const ConstrainedSystem& system, const KktOptions& options);
 
 }  // namespace kktdae

@@ -4,8 +4,12 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
+#include <optional>
 
 #include "kktdae/core/types.hpp"
+#include "kktdae/kkt/kkt_options.hpp"
+#include "kktdae/kkt/sparse_block_system.hpp"
+#include "kktdae/kkt/sparse_constraint_space.hpp"
 #include "kktdae/system/constrained_system.hpp"
 
 namespace kktdae {
@@ -14,11 +18,18 @@ namespace kktdae {
 /// are sized at its first solve (warm-up), after which no solve allocates. After a solve, `qdd` and `lambda` hold the answer, and `phi`, `phi_dot`,
 /// `J`, `gamma` the constraint quantities at the solved state (callers reuse them for metrics).
 /// One workspace per thread; it belongs to one system's sizes.
+///
+/// On the sparse path (usesSparsePath()) the dense matrices (J, M, M⁻¹Jᵀ, J M⁻¹ Jᵀ, the block
+/// matrix) stay empty: J lives in `constraint_space->J`, and memory is O(nnz), not O(nc·nq).
 struct KktWorkspace {
-  explicit KktWorkspace(const ConstrainedSystem& system);
+  /// Sizes the buffers for `system` and resolves options.path (usesSparsePath(), which throws
+  /// std::invalid_argument for a sparse path the model cannot take). The solve must then use
+  /// options with the same path.
+  explicit KktWorkspace(const ConstrainedSystem& system, const KktOptions& options = {});
 
   int nq = 0, nc = 0, nu = 0;
   MassStructure mass_structure = MassStructure::General;
+  bool sparse = false;  ///< the resolved KktPath
 
   // --- results --------------------------------------------------------------------------
   Vector qdd;     ///< q̈, nq
@@ -75,6 +86,10 @@ struct KktWorkspace {
 
   /// Sizes the rank-deficient buffers (a no-op after the first call).
   void ensureRankDeficientStorage();
+
+  // --- sparse path ------------------------------------------------------------------------
+  std::optional<SparseConstraintSpace> constraint_space;  ///< J, A = J M⁻¹ Jᵀ, its LDLᵀ
+  std::optional<SparseBlockSystem> sparse_block;          ///< built at the first block solve
 };
 
 }  // namespace kktdae

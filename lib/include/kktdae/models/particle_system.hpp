@@ -94,6 +94,10 @@ class ParticleSystem final : public ConstrainedSystem {
   void bias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef h) const override;
   void constraint(ConstVectorRef q, double t, VectorRef phi) const override;
   void constraintJacobian(ConstVectorRef q, double t, MatrixRef J) const override;
+  /// dimension entries per particle end of a distance, dimension per line row.
+  int jacobianNonZeros() const override { return jacobian_non_zeros_; }
+  void constraintJacobianPattern(IndexVectorRef rows, IndexVectorRef cols) const override;
+  void constraintJacobianValues(ConstVectorRef q, double t, VectorRef values) const override;
   void constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma) const override;
   double kineticEnergy(ConstVectorRef q, ConstVectorRef v) const override;
   double potentialEnergy(ConstVectorRef q, double t) const override;
@@ -124,6 +128,7 @@ class ParticleSystem final : public ConstrainedSystem {
   ParticleSystemParams params_;
   int dimension_ = 3;
   int nc_ = 0;
+  int jacobian_non_zeros_ = 0;
   std::vector<Eigen::Vector3d> line_normals_;  ///< (dimension − 1) unit normals per line, in row order
 };
 

@@ -3,9 +3,12 @@
 /// Moving a state onto the constraint manifold: φ(q, t) = 0 and J q̇ + ∂φ/∂t = 0.
 
 #include <Eigen/Cholesky>
+#include <optional>
 #include <string>
 
 #include "kktdae/core/state.hpp"
+#include "kktdae/kkt/kkt_options.hpp"
+#include "kktdae/kkt/sparse_constraint_space.hpp"
 #include "kktdae/system/constrained_system.hpp"
 
 namespace kktdae {
@@ -32,10 +35,15 @@ struct ProjectionReport {
 /// Buffers for projectToManifold(), sized once for a system: a projection after every step then
 /// allocates nothing.
 struct ProjectionWorkspace {
-  explicit ProjectionWorkspace(const ConstrainedSystem& system);
+  /// `kkt` chooses dense or sparse linear algebra as for the KKT solve (usesSparsePath(); throws
+  /// std::invalid_argument where that does).
+  explicit ProjectionWorkspace(const ConstrainedSystem& system, const KktOptions& kkt = {});
+  bool sparse = false;  ///< the resolved path
   Vector q, v, phi, phi_t, mass_diagonal, correction, multiplier;
-  Matrix M, J, inverse_mass_jt, schur;
+  Matrix M, J, inverse_mass_jt, schur;  ///< dense path only (empty on the sparse path)
   Eigen::LLT<Matrix> mass_llt, schur_llt;
+  std::optional<SparseConstraintSpace> constraint_space;  ///< sparse path only
+  Vector inverse_mass_diagonal, schur_diagonal;           ///< sparse path only
 };
 
 /// Projects q onto φ(q, t) = 0 by Gauss–Newton in the mass metric,

@@ -67,6 +67,20 @@ class ConstrainedSystem {
   /// γ = φ̈ − J q̈ = Σᵢ (∂J/∂qᵢ) q̇ᵢ q̇ + 2 (∂J/∂t) q̇ + ∂²φ/∂t², the part of the constraint
   /// acceleration that does not depend on q̈ (for scleronomic φ just J̇q̇). Sizes: q, v nq; gamma nc.
   virtual void constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma) const = 0;
+  // --- sparse Jacobian (optional): what lets the sparse path solve long chains in O(N) -------
+
+  /// Number of structural non-zeros of J, fixed for the model's lifetime. 0, the default, means
+  /// the model offers no sparse J and is always solved densely (KktPath::Auto then picks dense).
+  virtual int jacobianNonZeros() const { return 0; }
+  /// Where the non-zeros are: entry k is J(rows[k], cols[k]), each position at most once, in
+  /// the order constraintJacobianValues() writes them. Sizes: rows, cols jacobianNonZeros().
+  /// The default throws std::logic_error (a model that reports non-zeros must override it).
+  virtual void constraintJacobianPattern(IndexVectorRef rows, IndexVectorRef cols) const;
+  /// The values of J(q, t) at the pattern's positions, in its order; every other entry of J is
+  /// zero. Must agree with constraintJacobian() (checkDerivatives compares them). Sizes: q nq;
+  /// values jacobianNonZeros(). The default throws std::logic_error.
+  virtual void constraintJacobianValues(ConstVectorRef q, double t, VectorRef values) const;
+
   /// True when φ depends on t explicitly (driven joints, prescribed motion). Informational (for
   /// reports and integrator choices); correctness never depends on it.
   virtual bool isTimeDependent() const { return false; }

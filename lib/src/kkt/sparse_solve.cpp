@@ -1,0 +1,150 @@
+// The sparse path's two forms (KktPath::Sparse): Schur with the constraint space's sparse LDLᵀ
+// of J M⁻¹ Jᵀ, Block with the sparse LU (KLU) of [M −Jᵀ; J R].
+#include <algorithm>
+#include <cmath>
+
+#include "kktdae/core/checks.hpp"
+#include "kkt_steps.hpp"
+
+namespace kktdae::detail {
+namespace {
+
+KktResult sparseFailure(KktStatus status, double rcond, std::string message, int row) {
+  KktResult result;
+  result.status = status;
+  result.rcond = rcond;
+  if (row >= 0) result.offending_rows.push_back(row);
+  result.message = std::move(message);
+  return result;
+}
+
+KktResult sparseFinish(double rcond, bool regularized, const KktWorkspace& ws) {
+  KktResult result;
+  result.rcond = rcond;
+  result.rank_deficient = regularized;
+  if (!ws.qdd.allFinite() || !ws.lambda.allFinite()) {
+    result.status = KktStatus::NonFinite;
+    result.rank_deficient = false;
+    result.message = "non-finite solution (q̈ or λ)";
+  }
+  return result;
+}
+
+std::string illConditionedMessage(double rcond, const KktOptions& options) {
+  return "sparse KKT factorization ill-conditioned (pivot ratio " + formatDouble(rcond) + " < min_rcond " +
+         formatDouble(options.min_rcond) + ")";
+}
+
+/// diag(J M⁻¹ Jᵀ) from J's rows, O(nnz): the scale of the constraint space.
+void constraintSpaceDiagonal(const SparseRowMatrix& J, ConstVectorRef inverse_mass, VectorRef diagonal) {
+  for (int i = 0; i < J.rows(); ++i) {
+    double sum = 0.0;
+    for (int p = J.outerIndexPtr()[i]; p < J.outerIndexPtr()[i + 1]; ++p) {
+      const double value = J.valuePtr()[p];
+      sum += value * value * inverse_mass[J.innerIndexPtr()[p]];
+    }
+    diagonal[i] = sum;
+  }
+}
+
+}  // namespace
+
+KktResult solveSchurSparse(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws) {
+  SparseConstraintSpace& space = *ws.constraint_space;
+  if (ws.nc == 0) {
+    ws.qdd = ws.force.cwiseQuotient(ws.mass_diagonal);
+    return sparseFinish(1.0, false, ws);
+  }
+  ws.free_acceleration = ws.inverse_mass_diagonal.cwiseProduct(ws.force);
+  space.assemble(ws.inverse_mass_diagonal, ws.constraint_diagonal);
+  if (stabilization.kind == Stabilization::Kind::Soft) {
+    softRegularization(stabilization, ws.phi, ws.constraint_diagonal, ws.regularization);
+    space.addToDiagonal(ws.regularization);
+  }
+  // The dense Schur form's right-hand side, in the same order of operations.
+  ws.schur_rhs.noalias() = space.J * ws.free_acceleration;
+  ws.schur_rhs += ws.gamma;
+  ws.schur_rhs = -ws.schur_rhs;
+  subtractStabilizationTerms(stabilization, ws.phi, ws.phi_dot, ws.schur_rhs);
+
+  bool factorized = space.ldlt.factorize(true);
+  double rcond = factorized ? space.ldlt.pivotRatio() : 0.0;
+  bool regularized = false;
+  if (!factorized || !(rcond >= options.min_rcond)) {
+    if (options.rank_deficiency != RankDeficiencyPolicy::Regularize) {
+      if (!factorized) {
+        return sparseFailure(KktStatus::Singular, 0.0,
+                             "J M⁻¹ Jᵀ is not positive definite (zero pivot in the sparse LDLᵀ): constraint rows "
+                             "are dependent",
+                             space.ldlt.breakdownIndex());
+      }
+      return sparseFailure(KktStatus::IllConditioned, rcond, illConditionedMessage(rcond, options), -1);
+    }
+    // The factorization leaves the assembled values untouched: regularize them and refactorize.
+    space.addToDiagonal(options.regularization * ws.constraint_diagonal.maxCoeff());
+    if (!space.ldlt.factorize(true)) {
+      return sparseFailure(KktStatus::Singular, 0.0, "J M⁻¹ Jᵀ + εI is not positive definite: a constraint row vanishes",
+                           space.ldlt.breakdownIndex());
+    }
+    regularized = true;
+  }
+  ws.lambda = ws.schur_rhs;
+  space.ldlt.solveInPlace(ws.lambda);
+  // q̈ = (f + Jᵀλ) / m, as the dense diagonal path computes it.
+  ws.qdd.noalias() = space.J.transpose() * ws.lambda;
+  ws.qdd += ws.force;
+  ws.qdd.array() /= ws.mass_diagonal.array();
+  return sparseFinish(rcond, regularized, ws);
+}
+
+KktResult solveBlockSparse(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws) {
+  SparseConstraintSpace& space = *ws.constraint_space;
+  if (!ws.sparse_block) ws.sparse_block.emplace(space);  // warm-up: pattern analysis once
+  SparseBlockSystem& block = *ws.sparse_block;
+  const int nq = ws.nq, nc = ws.nc;
+
+  if (stabilization.kind == Stabilization::Kind::Soft && nc > 0) {
+    constraintSpaceDiagonal(space.J, ws.inverse_mass_diagonal, ws.constraint_diagonal);
+    softRegularization(stabilization, ws.phi, ws.constraint_diagonal, ws.regularization);
+  } else {
+    ws.regularization.setZero();
+  }
+  block.assemble(ws.mass_diagonal, space.J, ws.regularization);
+  bool factorized = block.factorize();
+  double rcond = factorized ? block.pivotRatio() : 0.0;
+  bool regularized = false;
+  if (!factorized || !(rcond >= options.min_rcond)) {
+    if (options.rank_deficiency != RankDeficiencyPolicy::Regularize) {
+      if (!factorized) {
+        // KLU names a column of its pivoted elimination, often a mass column; the Schur form's
+        // LDLᵀ breaks down at a constraint row, which is what the report should name.
+        long column = block.singularColumn();
+        int row = column >= nq ? static_cast<int>(column - nq) : -1;
+        if (row < 0) {
+          space.assemble(ws.inverse_mass_diagonal, ws.constraint_diagonal);
+          if (!space.ldlt.factorize(true)) row = space.ldlt.breakdownIndex();
+        }
+        return sparseFailure(KktStatus::Singular, 0.0,
+                             "block KKT matrix is singular (zero pivot in the sparse LU): constraint rows are dependent",
+                             row);
+      }
+      return sparseFailure(KktStatus::IllConditioned, rcond, illConditionedMessage(rcond, options), -1);
+    }
+    // [M −Jᵀ; J R + εI], ε relative to diag(J M⁻¹ Jᵀ) as in the dense path.
+    constraintSpaceDiagonal(space.J, ws.inverse_mass_diagonal, ws.constraint_diagonal);
+    ws.regularization.array() += options.regularization * ws.constraint_diagonal.maxCoeff();
+    block.assemble(ws.mass_diagonal, space.J, ws.regularization);
+    if (!block.factorize()) {
+      return sparseFailure(KktStatus::Singular, 0.0, "[M −Jᵀ; J εI] is singular: a constraint row vanishes", -1);
+    }
+    regularized = true;
+  }
+  block.solution.head(nq) = ws.force;
+  block.solution.tail(nc) = ws.constraint_target;
+  block.solveInPlace(block.solution);
+  ws.qdd = block.solution.head(nq);
+  ws.lambda = block.solution.tail(nc);
+  return sparseFinish(rcond, regularized, ws);
+}
+
+}  // namespace kktdae::detail
