@@ -46,6 +46,9 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
   app.add_option("--form", flags.form, "KKT form")->check(CLI::IsMember({"schur", "block"}))->capture_default_str();
   app.add_option("--tilt", flags.tilt, "launch angle below +x [rad], instead of the seeded draw")
       ->check(finiteNumber());
+  app.add_option("--path", flags.path, "KKT linear algebra: auto picks sparse for long chains")
+      ->check(CLI::IsMember({"auto", "dense", "sparse"}))
+      ->capture_default_str();
 }
 
 void finishConstraintsFlags(ConstraintsFlags& flags) {

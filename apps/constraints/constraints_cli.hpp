@@ -30,6 +30,7 @@ struct ConstraintsFlags {
   std::optional<int> links;
   std::string form = "schur";
   std::optional<double> tilt;
+  std::string path = "auto";  ///< KKT linear algebra: auto (sparse from 12 links), dense, sparse
 
   /// Derived after parsing.
   std::uint64_t seed = 0;  ///< numpy's default_rng accepts 0 .. 2^64 - 1 through this path

@@ -47,6 +47,7 @@ int run(ConstraintsFlags& flags) {
   SimulationOptions options;
   options.integrator = parseIntegrator(flags.integrator);
   options.kkt.form = parseKktForm(flags.form);
+  options.kkt.path = parseKktPath(flags.path);
   options.dt = flags.dt;
   options.steps = run.steps;
   options.adaptive.rtol = flags.rtol;

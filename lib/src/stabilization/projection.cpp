@@ -5,6 +5,9 @@
 namespace kktdae {
 namespace {
 
+/// How far above the tolerance a stalled Gauss–Newton is still accepted (round-off floor).
+constexpr double kRoundoffAllowance = 1e3;
+
 double infNorm(const Vector& x) { return x.size() ? x.lpNorm<Eigen::Infinity>() : 0.0; }
 
 /// J at (ws.q, t), in the dense matrix or the sparse constraint space.
@@ -133,7 +136,14 @@ ProjectionReport projectToManifold(const ConstrainedSystem& system, State& state
   }
 
   // Gauss–Newton in the mass metric: the smallest M-weighted move that zeroes the linearized φ.
+  double previous = infNorm(ws.phi);
   while (!(infNorm(ws.phi) <= options.tolerance)) {
+    const double current = infNorm(ws.phi);
+    if (report.iterations > 0 && current > 0.5 * previous && current <= kRoundoffAllowance * options.tolerance) {
+      report.roundoff_limited = true;  // stalled at the arithmetic's floor: as good as it gets
+      break;
+    }
+    previous = current;
     if (report.iterations == options.max_iterations) {
       report.phi_after = infNorm(ws.phi);
       report.message = "position projection did not converge in " + std::to_string(options.max_iterations) +

@@ -227,11 +227,11 @@ TEST_CASE("sparse path: a 20000-link chain steps in linear memory", "[kkt][spars
   options.dt = 1e-4;
   options.steps = 5;
   options.stabilization.project_after_step = true;
-  // The chain hangs 2e4 m: positions carry ~1e4·eps ≈ 2e-12 m of round-off, so |φ| cannot be
-  // held below 1e-12 (the default tolerance); 1e-10 is what this length allows.
-  options.projection.tolerance = 1e-10;
+  // The chain hangs 2e4 m: positions carry ~2e4·eps ≈ 4e-12 m of round-off, so |φ| cannot be
+  // held below the default 1e-12; the projection stops at that floor and says so.
   const Summary summary = simulate(chain, chain.initialState(0.3), options);
   INFO(summary.briefReport());
   REQUIRE(summary.ok());
-  CHECK(summary.max_phi_inf <= options.projection.tolerance);
+  CHECK(summary.max_phi_inf <= 1e3 * options.projection.tolerance);
+  CHECK(summary.max_phi_inf > options.projection.tolerance);  // the floor is real at this length
 }

@@ -16,7 +16,11 @@ namespace kktdae {
 struct ProjectionOptions {
   /// Gauss–Newton iterations allowed for the position projection (≥ 1).
   int max_iterations = 20;
-  /// Converged when ‖φ‖∞ ≤ tolerance (> 0) [units of φ].
+  /// Converged when ‖φ‖∞ ≤ tolerance (> 0) [units of φ]. Also accepted: ‖φ‖∞ ≤ 1000·tolerance
+  /// when a Gauss–Newton iteration no longer halves it, i.e. φ has reached the round-off floor
+  /// of the model's arithmetic (an N-link chain's positions carry ~eps·N·L of round-off, so its
+  /// φ = ½(|d|² − L²) cannot go below ~eps·N·L²: 2e-12 m² at 10,000 links). Gauss–Newton
+  /// converges quadratically, so stalling above the floor does not happen on a consistent model.
   double tolerance = 1e-12;
   void validate() const;
 };
@@ -24,6 +28,8 @@ struct ProjectionOptions {
 /// What projectToManifold() did.
 struct ProjectionReport {
   bool converged = false;
+  /// Converged at the round-off floor (see ProjectionOptions::tolerance), not below tolerance.
+  bool roundoff_limited = false;
   int iterations = 0;                  ///< Gauss–Newton iterations taken
   double position_correction = 0.0;   ///< ‖q_after − q_before‖∞
   double velocity_correction = 0.0;   ///< ‖v_after − v_before‖∞
