@@ -1,6 +1,8 @@
 # Every dependency comes from a Debian 12 package through find_package; nothing is fetched.
 find_package(Eigen3 3.4 REQUIRED NO_MODULE)
 find_package(spdlog REQUIRED)
+# std::thread for the parallel sweeps (kktdae/parallel/sweep.hpp).
+find_package(Threads REQUIRED)
 # SUNDIALS 6.4: CVODE and IDA for the adaptive integrators, KLU for large sparse DAEs.
 find_package(SUNDIALS 6.4 REQUIRED COMPONENTS cvode ida nvecserial sunmatrixdense
              sunlinsoldense sunmatrixsparse sunlinsolklu sunnonlinsolnewton sunnonlinsolfixedpoint)

@@ -123,6 +123,11 @@ void addCompareFlags(CLI::App& app, CompareFlags& flags) {
                  "tolerance of the ida_ggl reference (atol = 1e-2 rtol); loosen it if the reference fails to start")
       ->check(finitePositive())
       ->capture_default_str();
+  app.add_option("--threads", flags.threads,
+                 "threads for the runs (0: all cores); every number but the wall times is the same for any count, "
+                 "but runs sharing the cores time slower")
+      ->check(CLI::Range(0, kMaxSweepThreads))
+      ->capture_default_str();
   app.add_option("--out", flags.out, "writes compare.csv, compare.json, work_precision.gp and work_precision.png here")
       ->required();
 }
@@ -188,6 +193,7 @@ CompareSetup finishCompareFlags(const CompareFlags& flags) {
   options.reference_rk4_dt = divisorSpacing(flags.horizon, kReferenceRk4Dt, kMaxStepsPerRun / 2);
   options.timing_repeats = flags.repeats;
   options.reference_rtol = flags.reference_rtol;
+  options.parallel.threads = flags.threads;
   options.kkt.form = parseKktForm(flags.form);
   if (flags.stabilization == "baumgarte") {
     options.stabilization = Stabilization::baumgarte(flags.alpha.value_or(20.0), flags.beta.value_or(20.0));

@@ -24,6 +24,8 @@ struct CompareFlags {
   std::optional<double> beta;   ///< baumgarte only
   int repeats = 3;
   double reference_rtol = 1e-12;
+  /// Threads for the runs; 1 by default, since the wall-time column is a measurement.
+  int threads = 1;
   std::string out;
 };
 

@@ -186,6 +186,8 @@ void writeCompareJson(const std::filesystem::path& out, const CompareRun& run) {
                           {"alpha", options.stabilization.alpha},
                           {"beta", options.stabilization.beta}};
   doc["timing_repeats"] = options.timing_repeats;
+  // Runs timed side by side share the cores: the wall times are read knowing how many ran at once.
+  doc["timing_threads"] = sweepThreadCount(run.report.results.size(), options.parallel);
   doc["timing_note"] = "wall_seconds: median over timing_repeats runs on the machine that wrote this file; "
                        "every other number is reproducible";
 

@@ -1,8 +1,10 @@
 #include "constraints/constraints_cli.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <system_error>
+#include <unordered_set>
 
 #include "common/cli_validators.hpp"
 #include "kktdae/kktdae.hpp"
@@ -11,8 +13,8 @@ namespace kktdae::apps {
 
 void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
   // A string, parsed by parseSeed: CLI11's integer conversion would take "1e3" or wrap "-1".
-  app.add_option("--seed", flags.seed_text, "seeds the launch-angle jitter (numpy default_rng); 0 .. 2^64-1")
-      ->capture_default_str();
+  auto* seed = app.add_option("--seed", flags.seed_text, "seeds the launch-angle jitter (numpy default_rng); 0 .. 2^64-1")
+                   ->capture_default_str();
   app.add_option("--system", flags.system, "a 1-, 2- or 3-link chain (overridden by --links)")
       ->check(CLI::IsMember({"pendulum", "double", "triple"}))
       ->capture_default_str();
@@ -44,8 +46,17 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
   app.add_option("--links", flags.links, "chain of any number of links (overrides --system)")
       ->check(CLI::PositiveNumber);
   app.add_option("--form", flags.form, "KKT form")->check(CLI::IsMember({"schur", "block"}))->capture_default_str();
-  app.add_option("--tilt", flags.tilt, "launch angle below +x [rad], instead of the seeded draw")
-      ->check(finiteNumber());
+  auto* tilt = app.add_option("--tilt", flags.tilt, "launch angle below +x [rad], instead of the seeded draw")
+                   ->check(finiteNumber());
+  auto* seeds = app.add_option("--seeds", flags.seeds_text,
+                               "run the chapter once per seed, in parallel: '0-99', '7' or '0,5,7-9'; writes one "
+                               "metrics row per seed to seeds.csv and seeds.json (no recording)")
+                    ->excludes(seed)
+                    ->excludes(tilt);
+  app.add_option("--threads", flags.threads, "threads of the --seeds sweep (0: all cores); the files are the same for any count")
+      ->check(CLI::Range(0, kktdae::kMaxSweepThreads))
+      ->needs(seeds)
+      ->capture_default_str();
   app.add_option("--path", flags.path, "KKT linear algebra: auto picks sparse for long chains")
       ->check(CLI::IsMember({"auto", "dense", "sparse"}))
       ->capture_default_str();
@@ -53,6 +64,7 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
 
 void finishConstraintsFlags(ConstraintsFlags& flags) {
   flags.seed = parseSeed("--seed", flags.seed_text);
+  if (flags.seeds_text) flags.seeds = parseSeedList("--seeds", *flags.seeds_text);
   if (flags.baumgarte == "auto") {
     // recommendBaumgarte() needs a fixed step to size the gain against (docs/baumgarte.md).
     const kktdae::Integrator integrator = kktdae::parseIntegrator(flags.integrator);
@@ -78,6 +90,39 @@ std::uint64_t parseSeed(const std::string& flag, const std::string& text) {
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size()) throw CLI::ValidationError(flag, expected);
   return value;
+}
+
+std::vector<std::uint64_t> parseSeedList(const std::string& flag, const std::string& text) {
+  auto refuse = [&](const std::string& why) {
+    throw CLI::ValidationError(flag, why + " in '" + text + "' (expected seeds and ranges such as 0-99 or 0,5,7-9)");
+  };
+  if (text.empty()) refuse("no seed");
+  std::vector<std::uint64_t> seeds;
+  std::unordered_set<std::uint64_t> seen;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', begin), text.size());
+    const std::string item = text.substr(begin, comma - begin);
+    const std::size_t dash = item.find('-');
+    std::uint64_t first = 0, last = 0;
+    try {
+      first = parseSeed(flag, item.substr(0, dash));
+      last = dash == std::string::npos ? first : parseSeed(flag, item.substr(dash + 1));
+    } catch (const CLI::ValidationError&) {
+      refuse("'" + item + "' is not a seed (0 to 18446744073709551615) or a range of them");
+    }
+    if (last < first) refuse("the range '" + item + "' runs backwards");
+    if (last - first >= kMaxSweepSeeds - seeds.size()) {
+      refuse("more than " + std::to_string(kMaxSweepSeeds) + " seeds");
+    }
+    for (std::uint64_t seed = first;; ++seed) {
+      if (!seen.insert(seed).second) refuse("seed " + std::to_string(seed) + " is listed twice");
+      seeds.push_back(seed);
+      if (seed == last) break;  // not seed <= last: the range may end at 2^64 - 1
+    }
+    begin = comma + 1;
+  }
+  return seeds;
 }
 
 }  // namespace kktdae::apps

@@ -6,12 +6,17 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kktdae::apps {
 
 /// Most steps a run may take: the recording holds every step, and past this neither it nor the
 /// step count's arithmetic stays sensible.
 constexpr long kMaxSteps = 1000000000;
+
+/// Most seeds one --seeds sweep may list: a typo such as 0-1e9 should be a usage error, not a
+/// day of computing and a gigabyte of rows.
+constexpr std::uint64_t kMaxSweepSeeds = 100000;
 
 struct ConstraintsFlags {
   std::string seed_text = "0";  ///< as typed; parsed into `seed`
@@ -31,21 +36,29 @@ struct ConstraintsFlags {
   std::string form = "schur";
   std::optional<double> tilt;
   std::string path = "auto";  ///< KKT linear algebra: auto (sparse from 12 links), dense, sparse
+  std::optional<std::string> seeds_text;  ///< --seeds as typed; absent: one run of --seed
+  int threads = 0;         ///< threads of the --seeds sweep; 0 = all cores
 
   /// Derived after parsing.
   std::uint64_t seed = 0;  ///< numpy's default_rng accepts 0 .. 2^64 - 1 through this path
   double baumgarte_omega = 20.0;
+  std::vector<std::uint64_t> seeds;  ///< from --seeds, in the order listed; empty without it
 };
 
 /// Registers every flag on `app`, with validators that turn bad values into usage errors.
 void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags);
 
-/// Checks what CLI11's validators cannot (the --seed and --baumgarte strings); throws
+/// Checks what CLI11's validators cannot (the --seed, --seeds and --baumgarte strings); throws
 /// CLI::ValidationError naming the flag.
 void finishConstraintsFlags(ConstraintsFlags& flags);
 
 /// Parses a decimal seed in 0 .. 2^64 - 1 exactly (no sign, exponent or fraction); throws
 /// CLI::ValidationError naming `flag` otherwise.
 std::uint64_t parseSeed(const std::string& flag, const std::string& text);
+
+/// Parses a seed list: comma-separated seeds and inclusive ranges ("0-99", "7", "0,5,7-9"), in
+/// the order given. Throws CLI::ValidationError naming `flag` for a malformed item, a range
+/// that runs backwards, a seed listed twice, or more than kMaxSweepSeeds seeds.
+std::vector<std::uint64_t> parseSeedList(const std::string& flag, const std::string& text);
 
 }  // namespace kktdae::apps

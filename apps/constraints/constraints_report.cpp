@@ -41,6 +41,66 @@ nlohmann::json metricOrNull(const ChainModeResult& r, double value) {
   return hasMetrics(r) ? metricNumber(value) : nlohmann::json(nullptr);
 }
 
+/// The chapter's verdict compares none with baumgarte: only when both ran.
+bool hasVerdict(const ConstraintsFlags& flags) {
+  return flags.stabilization == "all" || flags.stabilization == "every";
+}
+
+const char* const kAsExpected = "as expected";
+
+std::string chapterVerdict(const ConstraintsFlags& flags, const std::vector<ChainModeResult>& results) {
+  const ChainModeResult* none = find(results, "none");
+  const ChainModeResult* baumgarte = find(results, "baumgarte");
+  if (flags.integrator == "ida_ggl") {
+    // GGL enforces φ and φ̇ itself and drops the Baumgarte terms: the two modes are one run.
+    return "not applicable (ida_ggl holds the links itself; both modes are the same run)";
+  }
+  if (none->diverged() || baumgarte->diverged()) {
+    return "UNEXPECTED — investigate (a mode diverged; its numbers cover the steps before)";
+  }
+  return none->metrics.max_violation > 3.0 * baumgarte->metrics.max_violation ? kAsExpected
+                                                                                : "UNEXPECTED — investigate";
+}
+
+/// The run's settings as metrics.json and seeds.json record them (seed and tilt excepted).
+nlohmann::json runSettings(const ConstraintsRun& run) {
+  const ConstraintsFlags& flags = *run.flags;
+  nlohmann::json doc;
+  doc["system"] = run.system_name;
+  doc["links"] = run.links;
+  doc["integrator"] = flags.integrator;
+  if (isAdaptive(parseIntegrator(flags.integrator))) {
+    doc["rtol"] = flags.rtol;
+    doc["atol"] = flags.atol;
+  }
+  doc["form"] = flags.form;
+  doc["dt"] = flags.dt;
+  doc["steps"] = run.steps;
+  doc["baumgarte"] = flags.baumgarte_omega;
+  doc["baumgarte_auto"] = flags.baumgarte == "auto";
+  return doc;
+}
+
+/// One mode's entry under metrics.json's "results" (and each seeds.json row's).
+nlohmann::json modeMetrics(const ChainModeResult& r) {
+  nlohmann::json m;
+  m["max_violation"] = metricOrNull(r, r.metrics.max_violation);
+  m["final_violation"] = metricOrNull(r, r.metrics.final_violation);
+  m["energy_rel_max"] = metricOrNull(r, r.metrics.energy_rel_max);
+  m["tip_final"] = hasMetrics(r) ? nlohmann::json{roundDecimals(r.metrics.tip_final.x(), 6),
+                                                  roundDecimals(r.metrics.tip_final.y(), 6),
+                                                  roundDecimals(r.metrics.tip_final.z(), 6)}
+                                 : nlohmann::json(nullptr);
+  m["status"] = r.diverged() ? "diverged" : "ok";
+  m["diverged_at_step"] = r.diverged() ? nlohmann::json(r.summary.failed_step) : nlohmann::json(nullptr);
+  m["steps_completed"] = r.summary.steps;
+  m["kkt_solves"] = r.summary.kkt_solves;
+  m["projections"] = r.summary.projections;
+  m["projection_iterations"] = r.summary.projection_iterations;
+  if (r.diverged()) m["message"] = r.summary.message;
+  return m;
+}
+
 }  // namespace
 
 std::string formatTable(const ConstraintsRun& run, const std::vector<ChainModeResult>& results) {
@@ -72,20 +132,8 @@ std::string formatTable(const ConstraintsRun& run, const std::vector<ChainModeRe
     if (r.diverged()) text += "   " + divergenceNote(r);
     text += "\n";
   }
-  if (flags.stabilization == "all" || flags.stabilization == "every") {
-    const ChainModeResult* none = find(results, "none");
-    const ChainModeResult* baumgarte = find(results, "baumgarte");
-    std::string verdict;
-    if (flags.integrator == "ida_ggl") {
-      // GGL enforces φ and φ̇ itself and drops the Baumgarte terms: the two modes are one run.
-      verdict = "not applicable (ida_ggl holds the links itself; both modes are the same run)";
-    } else if (none->diverged() || baumgarte->diverged()) {
-      verdict = "UNEXPECTED — investigate (a mode diverged; its numbers cover the steps before)";
-    } else {
-      verdict = none->metrics.max_violation > 3.0 * baumgarte->metrics.max_violation ? "as expected"
-                                                                                       : "UNEXPECTED — investigate";
-    }
-    text += "constraint drift none >> baumgarte (stabilization holds the links): " + verdict + "\n";
+  if (hasVerdict(flags)) {
+    text += "constraint drift none >> baumgarte (stabilization holds the links): " + chapterVerdict(flags, results) + "\n";
   }
   // Where the library used something other than what was asked (ida_ggl drops Baumgarte).
   for (const ChainModeResult& r : results) {
@@ -95,41 +143,11 @@ std::string formatTable(const ConstraintsRun& run, const std::vector<ChainModeRe
 }
 
 void writeMetrics(const ConstraintsRun& run, const std::vector<ChainModeResult>& results) {
-  const ConstraintsFlags& flags = *run.flags;
-  nlohmann::json doc;
-  doc["system"] = run.system_name;
-  doc["links"] = run.links;
+  nlohmann::json doc = runSettings(run);
   doc["tilt"] = run.tilt;
-  doc["integrator"] = flags.integrator;
-  if (isAdaptive(parseIntegrator(flags.integrator))) {
-    doc["rtol"] = flags.rtol;
-    doc["atol"] = flags.atol;
-  }
-  doc["form"] = flags.form;
-  doc["dt"] = flags.dt;
-  doc["steps"] = run.steps;
-  doc["seed"] = flags.seed;
-  doc["baumgarte"] = flags.baumgarte_omega;
-  doc["baumgarte_auto"] = flags.baumgarte == "auto";
+  doc["seed"] = run.flags->seed;
   nlohmann::json modes = nlohmann::json::object();
-  for (const ChainModeResult& r : results) {
-    nlohmann::json m;
-    m["max_violation"] = metricOrNull(r, r.metrics.max_violation);
-    m["final_violation"] = metricOrNull(r, r.metrics.final_violation);
-    m["energy_rel_max"] = metricOrNull(r, r.metrics.energy_rel_max);
-    m["tip_final"] = hasMetrics(r) ? nlohmann::json{roundDecimals(r.metrics.tip_final.x(), 6),
-                                                    roundDecimals(r.metrics.tip_final.y(), 6),
-                                                    roundDecimals(r.metrics.tip_final.z(), 6)}
-                                   : nlohmann::json(nullptr);
-    m["status"] = r.diverged() ? "diverged" : "ok";
-    m["diverged_at_step"] = r.diverged() ? nlohmann::json(r.summary.failed_step) : nlohmann::json(nullptr);
-    m["steps_completed"] = r.summary.steps;
-    m["kkt_solves"] = r.summary.kkt_solves;
-    m["projections"] = r.summary.projections;
-    m["projection_iterations"] = r.summary.projection_iterations;
-    if (r.diverged()) m["message"] = r.summary.message;
-    modes[r.name] = m;
-  }
+  for (const ChainModeResult& r : results) modes[r.name] = modeMetrics(r);
   doc["results"] = modes;
   writeJson(run.out / "metrics.json", doc);
 }
@@ -245,6 +263,132 @@ std::vector<std::string> writeRecording(const ConstraintsRun& run, const std::ve
     lines.push_back((outcome.rendered ? "plot: " : "plot not rendered: ") + outcome.note);
   }
   return lines;
+}
+
+namespace {
+
+/// seeds.csv's verdict column: a code rather than the sentence.
+std::string verdictCode(const ConstraintsFlags& flags, const std::vector<ChainModeResult>& results) {
+  if (flags.integrator == "ida_ggl") return "not_applicable";
+  return chapterVerdict(flags, results) == kAsExpected ? "as_expected" : "unexpected";
+}
+
+/// Lowest and highest of `value` over the seeds whose mode `m` has metrics.
+struct Range {
+  double low = 0.0, high = 0.0;
+  long count = 0;
+  void add(double value) {
+    low = count == 0 ? value : std::min(low, value);
+    high = count == 0 ? value : std::max(high, value);
+    ++count;
+  }
+  std::string text(int width) const {
+    char out[64];
+    if (count == 0) {
+      std::snprintf(out, sizeof out, "%*s%*s", width, "n/a", width, "n/a");
+    } else {
+      std::snprintf(out, sizeof out, "%*.4e%*.4e", width, low, width, high);
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::string formatSeedTable(const ConstraintsRun& run, const std::vector<SeedRun>& runs, int threads) {
+  const ConstraintsFlags& flags = *run.flags;
+  std::string text;
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "integrated %s (%s) for %ld steps of %s s -> %.2f s of sim time, once per seed: %zu seeds on %d "
+                "thread%s\n",
+                run.system_name.c_str(), flags.integrator.c_str(), run.steps, pythonRepr(flags.dt).c_str(),
+                static_cast<double>(run.steps) * flags.dt, runs.size(), threads, threads == 1 ? "" : "s");
+  text += line;
+  std::snprintf(line, sizeof line, "%-16s%28s%28s%10s\n", "", "max |len err|", "energy rel_max", "");
+  text += line;
+  std::snprintf(line, sizeof line, "%-16s%14s%14s%14s%14s%10s\n", "stabilization", "lowest", "highest", "lowest",
+                "highest", "diverged");
+  text += line;
+  const std::vector<ChainModeResult>& first = runs.front().results;
+  for (std::size_t m = 0; m < first.size(); ++m) {
+    Range violation, energy;
+    long diverged = 0;
+    for (const SeedRun& seed_run : runs) {
+      const ChainModeResult& r = seed_run.results[m];
+      if (r.diverged()) ++diverged;
+      if (!hasMetrics(r)) continue;
+      violation.add(r.metrics.max_violation);
+      energy.add(r.metrics.energy_rel_max);
+    }
+    std::snprintf(line, sizeof line, "%-16s%s%s%10ld\n", first[m].name.c_str(), violation.text(14).c_str(),
+                  energy.text(14).c_str(), diverged);
+    text += line;
+  }
+  if (hasVerdict(flags)) {
+    std::size_t held = 0;
+    for (const SeedRun& seed_run : runs) held += chapterVerdict(flags, seed_run.results) == kAsExpected ? 1 : 0;
+    std::snprintf(line, sizeof line,
+                  "constraint drift none >> baumgarte (stabilization holds the links): as expected for %zu of %zu "
+                  "seeds\n",
+                  held, runs.size());
+    text += line;
+  }
+  return text;
+}
+
+void writeSeedRows(const ConstraintsRun& run, const std::vector<SeedRun>& runs) {
+  const ConstraintsFlags& flags = *run.flags;
+  const std::vector<ChainModeResult>& first = runs.front().results;
+  std::string csv = "seed,tilt";
+  for (const ChainModeResult& r : first) {
+    for (const char* column : {"max_violation", "final_violation", "energy_rel_max", "tip_x", "tip_y", "status",
+                               "steps_completed"}) {
+      csv += "," + r.name + "_" + column;
+    }
+  }
+  csv += hasVerdict(flags) ? ",verdict\n" : "\n";
+  nlohmann::json rows = nlohmann::json::array();
+  for (const SeedRun& seed_run : runs) {
+    csv += std::to_string(seed_run.seed) + "," + shortest(seed_run.tilt);
+    nlohmann::json modes = nlohmann::json::object();
+    for (const ChainModeResult& r : seed_run.results) {
+      // A mode without a single state has no numbers: empty fields, as in recording.csv.
+      const auto number = [&](double value) { return hasMetrics(r) ? shortest(value) : std::string(); };
+      csv += "," + number(r.metrics.max_violation) + "," + number(r.metrics.final_violation) + "," +
+             number(r.metrics.energy_rel_max) + "," + number(r.metrics.tip_final.x()) + "," +
+             number(r.metrics.tip_final.y()) + "," + (r.diverged() ? "diverged" : "ok") + "," +
+             std::to_string(r.summary.steps);
+      modes[r.name] = modeMetrics(r);
+    }
+    nlohmann::json row = {{"seed", seed_run.seed}, {"tilt", seed_run.tilt}, {"results", modes}};
+    if (hasVerdict(flags)) {
+      csv += "," + verdictCode(flags, seed_run.results);
+      row["verdict"] = chapterVerdict(flags, seed_run.results);
+    }
+    csv += "\n";
+    rows.push_back(row);
+  }
+  writeFileAtomically(run.out / "seeds.csv", csv);
+  nlohmann::json doc = runSettings(run);
+  doc["seeds"] = flags.seeds_text.value_or("");
+  doc["rows"] = rows;
+  writeJson(run.out / "seeds.json", doc);
+}
+
+void writeSeedTiming(const ConstraintsRun& run, const std::vector<SeedRun>& runs, int threads, double wall_seconds) {
+  double runs_seconds = 0.0;
+  for (const SeedRun& seed_run : runs) {
+    for (const ChainModeResult& r : seed_run.results) runs_seconds += r.summary.wall_seconds;
+  }
+  nlohmann::json doc;
+  doc["seeds"] = runs.size();
+  doc["threads"] = threads;
+  doc["wall_seconds"] = wall_seconds;
+  doc["runs_wall_seconds_sum"] = runs_seconds;
+  doc["note"] = "wall_seconds: the whole sweep; runs_wall_seconds_sum: simulate()'s own wall clock added over "
+                "every seed and mode (their ratio is the cores kept busy); not reproducible, unlike seeds.json";
+  writeJson(run.out / "seeds_timing.json", doc);
 }
 
 }  // namespace kktdae::apps

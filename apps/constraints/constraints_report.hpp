@@ -1,6 +1,7 @@
 #pragma once
 // What kktdae-constraints prints and writes for a finished comparison.
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -32,5 +33,25 @@ void writeTiming(const ConstraintsRun& run, const std::vector<ChainModeResult>& 
 
 /// recording.csv (one row per step, four columns per mode) and the plots; returns lines to print.
 std::vector<std::string> writeRecording(const ConstraintsRun& run, const std::vector<ChainModeResult>& results);
+
+/// One seed's run in a --seeds sweep: the chapter's comparison from that seed's launch tilt.
+struct SeedRun {
+  std::uint64_t seed = 0;
+  double tilt = 0.0;
+  std::vector<ChainModeResult> results;
+};
+
+/// The sweep's short table (stdout): per mode the lowest and highest of the chapter's numbers
+/// over the seeds and how many diverged, then for how many seeds the chapter's verdict held.
+std::string formatSeedTable(const ConstraintsRun& run, const std::vector<SeedRun>& runs, int threads);
+
+/// seeds.csv (every digit) and seeds.json (metrics.json's settings, and per seed its tilt and
+/// metrics.json's "results"): one row per seed, in the order of --seeds; the same bytes for any
+/// thread count.
+void writeSeedRows(const ConstraintsRun& run, const std::vector<SeedRun>& runs);
+
+/// seeds_timing.json: the sweep's wall clock, its thread count and the runs' own wall times
+/// (kept out of seeds.json, which must be reproducible).
+void writeSeedTiming(const ConstraintsRun& run, const std::vector<SeedRun>& runs, int threads, double wall_seconds);
 
 }  // namespace kktdae::apps

@@ -1,5 +1,6 @@
 // kktdae-constraints: seed 000's chapter run (pendulum chains, none vs Baumgarte) on kktdae.
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdio>
 #include <exception>
 
@@ -27,6 +28,65 @@ std::string systemName(int links) {
   }
 }
 
+/// The chapter's only randomness: one draw of the launch tilt from numpy's default_rng(seed).
+double seededTilt(std::uint64_t seed) {
+  NumpyPcg64 rng = NumpyPcg64::fromUnsignedSeed(seed);
+  return rng.uniform(-0.05, 0.05);
+}
+
+SimulationOptions simulationOptions(const ConstraintsFlags& flags, long steps) {
+  SimulationOptions options;
+  options.integrator = parseIntegrator(flags.integrator);
+  options.kkt.form = parseKktForm(flags.form);
+  options.kkt.path = parseKktPath(flags.path);
+  options.dt = flags.dt;
+  options.steps = steps;
+  options.adaptive.rtol = flags.rtol;
+  options.adaptive.atol = flags.atol;
+  return options;
+}
+
+std::vector<ChainMode> chainModes(const ConstraintsFlags& flags) {
+  std::vector<ChainMode> modes;
+  const bool every = flags.stabilization == "every";
+  if (flags.stabilization != "baumgarte") modes.push_back({"none", Stabilization::none()});
+  if (flags.stabilization != "none") modes.push_back({"baumgarte", Stabilization::critical(flags.baumgarte_omega)});
+  if (every) {
+    modes.push_back({"projection", Stabilization::projection()});
+    modes.push_back({"soft", Stabilization::softConstraint()});  // MuJoCo's default solref/solimp
+  }
+  return modes;
+}
+
+/// --seeds: the chapter's comparison once per seed, the seeds spread over the cores.
+int runSeeds(const ConstraintsRun& run, const PendulumChain& chain) {
+  const ConstraintsFlags& flags = *run.flags;
+  const SimulationOptions options = simulationOptions(flags, run.steps);
+  const std::vector<ChainMode> modes = chainModes(flags);
+  SweepOptions parallel;
+  parallel.threads = flags.threads;
+  const int threads = sweepThreadCount(flags.seeds.size(), parallel);
+  const auto started = std::chrono::steady_clock::now();
+  // Each task owns its results; the chain, options and modes are only read.
+  const std::vector<SeedRun> runs = sweep(
+      flags.seeds.size(),
+      [&](std::size_t i) {
+        SeedRun seed_run;
+        seed_run.seed = flags.seeds[i];
+        seed_run.tilt = seededTilt(seed_run.seed);
+        seed_run.results = runChainComparison(chain, chain.initialState(seed_run.tilt), modes, options, false);
+        return seed_run;
+      },
+      parallel);
+  const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+  std::fputs(formatSeedTable(run, runs, threads).c_str(), stdout);
+  writeSeedRows(run, runs);
+  writeSeedTiming(run, runs, threads, wall_seconds);
+  std::printf("rows: %s, %s\n", (run.out / "seeds.csv").c_str(), (run.out / "seeds.json").c_str());
+  return 0;
+}
+
 int run(ConstraintsFlags& flags) {
   std::printf("[kktdae-constraints] device=%s\n", flags.device.c_str());
   ConstraintsRun run;
@@ -37,32 +97,13 @@ int run(ConstraintsFlags& flags) {
   run.out = flags.out;
   prepareOutputDirectory(run.out);
 
-  // The chapter's only randomness: one draw of the launch tilt from numpy's default_rng(seed).
-  NumpyPcg64 rng = NumpyPcg64::fromUnsignedSeed(flags.seed);
-  const double seeded_tilt = rng.uniform(-0.05, 0.05);
-  run.tilt = flags.tilt.value_or(seeded_tilt);
-
   const PendulumChain chain(PendulumChainParams::uniform(run.links));
   run.energy_scale = chain.energyScale();
-  SimulationOptions options;
-  options.integrator = parseIntegrator(flags.integrator);
-  options.kkt.form = parseKktForm(flags.form);
-  options.kkt.path = parseKktPath(flags.path);
-  options.dt = flags.dt;
-  options.steps = run.steps;
-  options.adaptive.rtol = flags.rtol;
-  options.adaptive.atol = flags.atol;
+  if (!flags.seeds.empty()) return runSeeds(run, chain);
 
-  std::vector<ChainMode> modes;
-  const bool every = flags.stabilization == "every";
-  if (flags.stabilization != "baumgarte") modes.push_back({"none", Stabilization::none()});
-  if (flags.stabilization != "none") modes.push_back({"baumgarte", Stabilization::critical(flags.baumgarte_omega)});
-  if (every) {
-    modes.push_back({"projection", Stabilization::projection()});
-    modes.push_back({"soft", Stabilization::softConstraint()});  // MuJoCo's default solref/solimp
-  }
-
-  const auto results = runChainComparison(chain, chain.initialState(run.tilt), modes, options, flags.rerun);
+  run.tilt = flags.tilt.value_or(seededTilt(flags.seed));
+  const auto results = runChainComparison(chain, chain.initialState(run.tilt), chainModes(flags),
+                                          simulationOptions(flags, run.steps), flags.rerun);
 
   std::fputs(formatTable(run, results).c_str(), stdout);
   writeMetrics(run, results);

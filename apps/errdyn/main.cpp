@@ -27,6 +27,8 @@ struct Flags {
   double rtol = 1e-10;
   int map_points = 14;  ///< grid points per axis of each map
   bool maps = true;
+  bool limits = true;
+  int threads = 0;      ///< threads for the independent runs; 0 = all cores
 };
 
 int run(const Flags& flags) {
@@ -55,14 +57,25 @@ int run(const Flags& flags) {
   const std::vector<std::tuple<std::string, double, double>> regimes = {
       {"under-damped", 5.0, 10.0}, {"critical", 10.0, 10.0}, {"over-damped", 20.0, 10.0}};
   nlohmann::json continuous = nlohmann::json::array();
+  SweepOptions parallel;
+  parallel.threads = flags.threads;
+  // The twelve checks are independent runs: all at once, printed in order afterwards.
+  const std::vector<ErrorDynamicsCheck> checks = sweep(
+      models.size() * regimes.size(),
+      [&](std::size_t i) {
+        const Model& model = models[i / regimes.size()];
+        ErrorDynamicsCheckOptions options;
+        options.alpha = std::get<1>(regimes[i % regimes.size()]);
+        options.beta = std::get<2>(regimes[i % regimes.size()]);
+        options.rtol = flags.rtol;
+        options.atol = 1e-2 * flags.rtol;
+        return checkErrorDynamics(*model.system, model.start, options);
+      },
+      parallel);
+  std::size_t check_index = 0;
   for (const Model& model : models) {
     for (const auto& [regime, alpha, beta] : regimes) {
-      ErrorDynamicsCheckOptions options;
-      options.alpha = alpha;
-      options.beta = beta;
-      options.rtol = flags.rtol;
-      options.atol = 1e-2 * flags.rtol;
-      const ErrorDynamicsCheck check = checkErrorDynamics(*model.system, model.start, options);
+      const ErrorDynamicsCheck& check = checks[check_index++];
       std::printf("%-8s %-12s %7.1f %7.1f %14.3e %14.3e%s\n", model.name.c_str(), regime.c_str(), alpha, beta,
                   check.max_rel_deviation, check.max_rel_deviation_rate,
                   check.summary.ok() ? "" : ("  FAILED: " + check.summary.message).c_str());
@@ -74,47 +87,50 @@ int run(const Flags& flags) {
   }
   document["continuous"] = continuous;
 
-  // 2. Discrete stability limits: derived, measured on the linear model, measured on the others.
-  std::printf("\ncritically damped stability limit of dt*omega (dt = 0.005 s, 20 s runs; measured = first unstable gain\n"
-              "above the stable band, grid 0.01; a model unstable at every gain shows the grid's first point)\n");
-  std::printf("%-14s %9s %9s %9s %9s %9s   seed 000's 'dt*omega ~ 1' is off by\n", "integrator", "derived", "plane",
-              "circle", "chain2", "chain3");
-  nlohmann::json stability;
-  for (Integrator integrator : {Integrator::ExplicitEuler, Integrator::SemiImplicitEuler, Integrator::Rk4}) {
-    const std::string name(toString(integrator));
-    const double derived = baumgarteStabilityLimit(integrator, 1.0);
-    StabilityMapOptions options;
-    options.integrator = integrator;
-    options.dts = {0.005};
-    options.min_steps = 4000;  // long enough for the critically damped transient to die
-    // A band around the derived limit: wide enough below it to find the stable cells.
-    for (double x = std::max(0.01, derived - 0.6); x <= derived + 0.3; x += 0.01) options.omegas.push_back(x / 0.005);
-    nlohmann::json by_model;
-    double measured_linear = 0.0;
-    std::printf("%-14s %9.4f", name.c_str(), derived);
-    for (const Model& model : models) {
-      const double measured = measuredStabilityLimit(runStabilityMap(*model.system, model.start, options));
-      std::printf(" %9.3f", measured);
-      if (model.name == "plane") {
-        measured_linear = measured;
-      } else {
-        by_model[model.name] = metricNumber(measured);
+  if (flags.limits) {
+    // 2. Discrete stability limits: derived, measured on the linear model, measured on the others.
+    std::printf("\ncritically damped stability limit of dt*omega (dt = 0.005 s, 20 s runs; measured = first unstable gain\n"
+                "above the stable band, grid 0.01; a model unstable at every gain shows the grid's first point)\n");
+    std::printf("%-14s %9s %9s %9s %9s %9s   seed 000's 'dt*omega ~ 1' is off by\n", "integrator", "derived", "plane",
+                "circle", "chain2", "chain3");
+    nlohmann::json stability;
+    for (Integrator integrator : {Integrator::ExplicitEuler, Integrator::SemiImplicitEuler, Integrator::Rk4}) {
+      const std::string name(toString(integrator));
+      const double derived = baumgarteStabilityLimit(integrator, 1.0);
+      StabilityMapOptions options;
+      options.integrator = integrator;
+      options.dts = {0.005};
+      options.min_steps = 4000;  // long enough for the critically damped transient to die
+      options.parallel.threads = flags.threads;
+      // A band around the derived limit: wide enough below it to find the stable cells.
+      for (double x = std::max(0.01, derived - 0.6); x <= derived + 0.3; x += 0.01) options.omegas.push_back(x / 0.005);
+      nlohmann::json by_model;
+      double measured_linear = 0.0;
+      std::printf("%-14s %9.4f", name.c_str(), derived);
+      for (const Model& model : models) {
+        const double measured = measuredStabilityLimit(runStabilityMap(*model.system, model.start, options));
+        std::printf(" %9.3f", measured);
+        if (model.name == "plane") {
+          measured_linear = measured;
+        } else {
+          by_model[model.name] = metricNumber(measured);
+        }
       }
+      std::printf("   %+.0f %%\n", 100.0 * (1.0 - derived) / derived);
+      nlohmann::json zeta_limits;
+      for (double zeta : {0.25, 0.5, 0.7, 1.0, 1.5, 2.0, 4.0}) {
+        zeta_limits[pythonRepr(zeta)] = baumgarteStabilityLimit(integrator, zeta);
+      }
+      const BaumgarteRecommendation recommended = recommendBaumgarte(integrator, 0.005);
+      stability[name] = {{"derived", derived},
+                         {"measured", metricNumber(measured_linear)},
+                         {"measured_by_model", by_model},
+                         {"derived_by_zeta", zeta_limits},
+                         {"recommended_omega_at_dt_0.005", recommended.omega},
+                         {"recommendation", recommended.reasoning}};
     }
-    std::printf("   %+.0f %%\n", 100.0 * (1.0 - derived) / derived);
-    nlohmann::json zeta_limits;
-    for (double zeta : {0.25, 0.5, 0.7, 1.0, 1.5, 2.0, 4.0}) {
-      zeta_limits[pythonRepr(zeta)] = baumgarteStabilityLimit(integrator, zeta);
-    }
-    const BaumgarteRecommendation recommended = recommendBaumgarte(integrator, 0.005);
-    stability[name] = {{"derived", derived},
-                       {"measured", metricNumber(measured_linear)},
-                       {"measured_by_model", by_model},
-                       {"derived_by_zeta", zeta_limits},
-                       {"recommended_omega_at_dt_0.005", recommended.omega},
-                       {"recommendation", recommended.reasoning}};
+    document["stability"] = stability;
   }
-  document["stability"] = stability;
   document["thresholds"] = {{"blow_up", "non-finite, failed solve, or |e| > 1e6 |e0| at any time"},
                             {"grows", "max |e| over the last tenth of the run > |e0|"},
                             {"decays", "max |e| over the last tenth < 1e-3 |e0|"},
@@ -132,6 +148,7 @@ int run(const Flags& flags) {
         options.integrator = integrator;
         options.dts = dts;
         options.omegas = omegas;
+        options.parallel.threads = flags.threads;
         const auto cells = runStabilityMap(*model.system, model.start, options);
         for (const std::string& line : writeStabilityMap(out, std::string(toString(integrator)), model.name,
                                                          baumgarteStabilityLimit(integrator, 1.0), cells)) {
@@ -160,6 +177,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(2, 60))
       ->capture_default_str();
   app.add_flag("--maps,!--no-maps", flags.maps, "draw the (dt, omega) stability maps");
+  app.add_flag("--limits,!--no-limits", flags.limits, "measure the stability limits of dt*omega (the longest part)");
+  app.add_option("--threads", flags.threads,
+                 "threads for the independent runs (0: all cores); every output is the same for any count")
+      ->check(CLI::Range(0, kktdae::kMaxSweepThreads))
+      ->capture_default_str();
   try {
     app.parse(argc, argv);
     return run(flags);

@@ -23,6 +23,7 @@
 #include "kktdae/models/circle_mass.hpp"
 #include "kktdae/models/pendulum_chain.hpp"
 #include "kktdae/models/point_on_plane.hpp"
+#include "kktdae/parallel/sweep.hpp"
 #include "kktdae/random/numpy_random.hpp"
 #include "kktdae/simulate/simulate.hpp"
 #include "kktdae/simulate/summary.hpp"

@@ -28,6 +28,7 @@ void StabilityMapOptions::validate() const {
   if (min_steps < 10) throwInvalid("min_steps", "must be >= 10, got " + std::to_string(min_steps));
   requirePositive("blowup_ratio", blowup_ratio);
   requirePositive("decay_ratio", decay_ratio);
+  parallel.validate();
 }
 
 std::vector<StabilityCell> runStabilityMap(const ConstrainedSystem& system, const State& start,
@@ -38,43 +39,43 @@ std::vector<StabilityCell> runStabilityMap(const ConstrainedSystem& system, cons
   const double e0 = phi.size() ? phi.lpNorm<Eigen::Infinity>() : 0.0;
   if (!(e0 > 0.0)) throwInvalid("start", "must be off the manifold (|phi(q0)| > 0) to measure how an error evolves");
 
-  std::vector<StabilityCell> cells;
-  for (double dt : options.dts) {
-    for (double omega : options.omegas) {
-      StabilityCell cell;
-      cell.dt = dt;
-      cell.omega = omega;
-      cell.e0 = e0;
-      SimulationOptions run;
-      run.integrator = options.integrator;
-      run.dt = dt;
-      run.steps = std::max(options.min_steps, std::lround(options.horizon / dt));
-      run.stabilization = Stabilization::fromDampingRatio(options.zeta, omega);
-      run.kkt.form = options.form;
-      const long late_from = run.steps - run.steps / 10;
-      long step = 0;
-      bool exceeded = false;
-      const Summary summary = simulate(system, start, run, [&](double t, ConstVectorRef q, ConstVectorRef, ConstVectorRef) {
-        system.constraint(q, t, phi);
-        const double e = phi.lpNorm<Eigen::Infinity>();
-        if (!(e <= options.blowup_ratio * e0)) exceeded = true;
-        if (step >= late_from) cell.late_max = std::max(cell.late_max, e);
-        ++step;
-      });
-      cell.steps = summary.steps;
-      if (!summary.ok() || exceeded) {
-        cell.behaviour = ErrorBehaviour::BlowUp;
-      } else if (cell.late_max > e0) {
-        cell.behaviour = ErrorBehaviour::Grows;
-      } else if (cell.late_max < options.decay_ratio * e0) {
-        cell.behaviour = ErrorBehaviour::Decays;
-      } else {
-        cell.behaviour = ErrorBehaviour::Bounded;
-      }
-      cells.push_back(cell);
+  // Each cell is its own run and owns its φ buffer; `system` and `start` are only read.
+  const std::size_t n_omegas = options.omegas.size();
+  auto runCell = [&](std::size_t index) {
+    StabilityCell cell;
+    cell.dt = options.dts[index / n_omegas];
+    cell.omega = options.omegas[index % n_omegas];
+    cell.e0 = e0;
+    SimulationOptions run;
+    run.integrator = options.integrator;
+    run.dt = cell.dt;
+    run.steps = std::max(options.min_steps, std::lround(options.horizon / cell.dt));
+    run.stabilization = Stabilization::fromDampingRatio(options.zeta, cell.omega);
+    run.kkt.form = options.form;
+    const long late_from = run.steps - run.steps / 10;
+    long step = 0;
+    bool exceeded = false;
+    Vector phi_cell(system.nc());
+    const Summary summary = simulate(system, start, run, [&](double t, ConstVectorRef q, ConstVectorRef, ConstVectorRef) {
+      system.constraint(q, t, phi_cell);
+      const double e = phi_cell.lpNorm<Eigen::Infinity>();
+      if (!(e <= options.blowup_ratio * e0)) exceeded = true;
+      if (step >= late_from) cell.late_max = std::max(cell.late_max, e);
+      ++step;
+    });
+    cell.steps = summary.steps;
+    if (!summary.ok() || exceeded) {
+      cell.behaviour = ErrorBehaviour::BlowUp;
+    } else if (cell.late_max > e0) {
+      cell.behaviour = ErrorBehaviour::Grows;
+    } else if (cell.late_max < options.decay_ratio * e0) {
+      cell.behaviour = ErrorBehaviour::Decays;
+    } else {
+      cell.behaviour = ErrorBehaviour::Bounded;
     }
-  }
-  return cells;
+    return cell;
+  };
+  return sweep(options.dts.size() * n_omegas, runCell, options.parallel);
 }
 
 double measuredStabilityLimit(const std::vector<StabilityCell>& cells) {

@@ -66,6 +66,7 @@ void WorkPrecisionOptions::validate() const {
   if (timing_repeats < 1) throwInvalid("timing_repeats", "must be >= 1, got " + std::to_string(timing_repeats));
   stabilization.validate();
   kkt.validate();
+  parallel.validate();
 }
 
 WorkPrecisionReport runWorkPrecision(const ConstrainedSystem& system, const State& start,
@@ -75,15 +76,22 @@ WorkPrecisionReport runWorkPrecision(const ConstrainedSystem& system, const Stat
   for (const WorkPrecisionCase& setting : cases) optionsFor(setting, options).validate();
   WorkPrecisionReport report;
 
-  const RunOutcome reference = runOnce(system, start, optionsFor({Integrator::IdaGgl, 0.0, options.reference_rtol}, options));
+  // The reference and its two RK4 cross-checks are independent runs.
+  const std::vector<SimulationOptions> reference_runs = {
+      optionsFor({Integrator::IdaGgl, 0.0, options.reference_rtol}, options),
+      optionsFor({Integrator::Rk4, options.reference_rk4_dt, 0.0}, options),
+      optionsFor({Integrator::Rk4, options.reference_rk4_dt / 2, 0.0}, options)};
+  const std::vector<RunOutcome> references = sweep(
+      reference_runs.size(), [&](std::size_t i) { return runOnce(system, start, reference_runs[i]); }, options.parallel);
+  const RunOutcome& reference = references[0];
   report.reference_summary = reference.summary;
   if (!reference.summary.ok()) {
     throw std::invalid_argument("reference run (ida_ggl, rtol " + formatDouble(options.reference_rtol) +
                                 ") failed: " + reference.summary.message);
   }
   report.reference = reference.final_state;
-  const RunOutcome coarse = runOnce(system, start, optionsFor({Integrator::Rk4, options.reference_rk4_dt, 0.0}, options));
-  const RunOutcome fine = runOnce(system, start, optionsFor({Integrator::Rk4, options.reference_rk4_dt / 2, 0.0}, options));
+  const RunOutcome& coarse = references[1];
+  const RunOutcome& fine = references[2];
   if (coarse.summary.ok() && fine.summary.ok()) {
     const Vector richardson = fine.final_state + (fine.final_state - coarse.final_state) / 15.0;
     report.richardson_estimate = (fine.final_state - coarse.final_state).lpNorm<Eigen::Infinity>() / 15.0;
@@ -93,7 +101,8 @@ WorkPrecisionReport runWorkPrecision(const ConstrainedSystem& system, const Stat
     report.richardson_estimate = std::numeric_limits<double>::quiet_NaN();
   }
 
-  for (const WorkPrecisionCase& setting : cases) {
+  auto runCase = [&](std::size_t index) {
+    const WorkPrecisionCase& setting = cases[index];
     const SimulationOptions run = optionsFor(setting, options);
     WorkPrecisionResult result;
     result.setting = setting;
@@ -112,8 +121,9 @@ WorkPrecisionReport runWorkPrecision(const ConstrainedSystem& system, const Stat
     }
     std::nth_element(walls.begin(), walls.begin() + static_cast<long>(walls.size() / 2), walls.end());
     result.wall_seconds = walls[walls.size() / 2];
-    report.results.push_back(std::move(result));
-  }
+    return result;
+  };
+  report.results = sweep(cases.size(), runCase, options.parallel);
   return report;
 }
 

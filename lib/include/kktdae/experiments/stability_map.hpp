@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "kktdae/parallel/sweep.hpp"
 #include "kktdae/simulate/simulate.hpp"
 
 namespace kktdae {
@@ -31,6 +32,8 @@ struct StabilityMapOptions {
   double blowup_ratio = 1e6;
   double decay_ratio = 1e-3;
   KktForm form = KktForm::Schur;
+  /// Threads for the grid's runs (one cell per task); the cells are the same for any count.
+  SweepOptions parallel;
   void validate() const;
 };
 
@@ -43,7 +46,9 @@ struct StabilityCell {
 };
 
 /// One run per (dt, ω) pair, from `start` (which must be off the manifold: e0 > 0), in the order
-/// dts × omegas (dt outer). Throws std::invalid_argument if e0 = 0 or the options are invalid.
+/// dts × omegas (dt outer), the runs spread over options.parallel's threads (`system` is read
+/// from all of them at once; the cells are bitwise those of a serial run). Throws
+/// std::invalid_argument if e0 = 0 or the options are invalid.
 std::vector<StabilityCell> runStabilityMap(const ConstrainedSystem& system, const State& start,
                                            const StabilityMapOptions& options);
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "kktdae/parallel/sweep.hpp"
 #include "kktdae/simulate/simulate.hpp"
 
 namespace kktdae {
@@ -27,6 +28,11 @@ struct WorkPrecisionOptions {
   double reference_rtol = 1e-12;
   /// …cross-checked by RK4 at this dt and dt/2, Richardson-extrapolated (RK4: error ∝ dt⁴).
   double reference_rk4_dt = 2.5e-4;
+  /// Threads for the runs: the three reference runs side by side, then one case per task (a
+  /// case's timing repeats stay on one thread). Every number but the wall times is the same for
+  /// any count; the wall times are measured while the other threads' runs share the cores and
+  /// memory bandwidth, hence the serial default: raise it when the work axis is the counters.
+  SweepOptions parallel{1};
   void validate() const;
 };
 
@@ -47,7 +53,8 @@ struct WorkPrecisionReport {
   std::vector<WorkPrecisionResult> results;
 };
 
-/// Runs the reference, then each case, from `start` to the horizon. A case that fails keeps its
+/// Runs the reference, then each case, from `start` to the horizon, on options.parallel's
+/// threads (`system` is read from all of them at once); results are in the order of `cases`. A case that fails keeps its
 /// Summary (status, message) and error = NaN. Throws std::invalid_argument for invalid options or
 /// when the reference itself fails (nothing can be measured without it).
 WorkPrecisionReport runWorkPrecision(const ConstrainedSystem& system, const State& start,
