@@ -1,6 +1,7 @@
 #include "condition_estimate.hpp"
 #include "dependent_rows.hpp"
 #include "kkt_steps.hpp"
+#include "small_schur.hpp"
 
 namespace kktdae::detail {
 namespace {
@@ -61,6 +62,7 @@ void accelerationsFromMultipliers(KktWorkspace& ws) {
 }
 
 KktResult solveSchur(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws) {
+  if (KktResult small; solveSchurSmall(stabilization, options, ws, small)) return small;  // nc ≤ 4
   if (!formConstraintSpaceSystem(stabilization, ws)) {
     return breakdown("mass matrix M is not positive definite (Cholesky failed)", {});
   }

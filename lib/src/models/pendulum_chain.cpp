@@ -57,15 +57,27 @@ void PendulumChain::constraint(ConstVectorRef q, double, VectorRef phi) const {
 }
 
 void PendulumChain::constraintJacobian(ConstVectorRef q, double, MatrixRef J) const {
-  J.setZero();
-  for (int k = 0; k < links(); ++k) {
-    if (k == 0) {
-      J.block<1, 3>(0, 0) = (q.segment<3>(0) - params_.pivot).transpose();
-    } else {
-      const Eigen::Vector3d d = q.segment<3>(3 * k) - q.segment<3>(3 * k - 3);
-      J.block<1, 3>(k, 3 * k) = d.transpose();
-      J.block<1, 3>(k, 3 * k - 3) = -d.transpose();
+  // Zeros in one pass (J.setZero() through a MatrixRef clears column by column, one memset call
+  // each), then column by column (J is column-major) the two non-zeros: column c of particle p
+  // holds d_p[c] in row p and −d_{p+1}[c] in row p + 1. The values are those of 1×3 block
+  // assignments; for the double pendulum this costs a fraction of them.
+  if (J.outerStride() == J.rows()) {
+    std::fill_n(J.data(), J.size(), 0.0);
+  } else {
+    J.setZero();
+  }
+  const int n = links();
+  Eigen::Vector3d d = q.segment<3>(0) - params_.pivot;  // d_p
+  for (int p = 0; p < n; ++p) {
+    const bool has_next = p + 1 < n;
+    const Eigen::Vector3d d_next =
+        has_next ? Eigen::Vector3d(q.segment<3>(3 * p + 3) - q.segment<3>(3 * p)) : Eigen::Vector3d::Zero();
+    for (int c = 0; c < 3; ++c) {
+      double* column = J.data() + (3 * p + c) * J.outerStride();
+      column[p] = d[c];
+      if (has_next) column[p + 1] = -d_next[c];
     }
+    d = d_next;
   }
 }
 

@@ -1,0 +1,38 @@
+#pragma once
+// The Schur form for a handful of constraints and a diagonal M (internal header).
+
+#include "kktdae/core/types.hpp"
+#include "kktdae/kkt/kkt_options.hpp"
+#include "kktdae/kkt/kkt_result.hpp"
+#include "kktdae/kkt/kkt_workspace.hpp"
+#include "kktdae/stabilization/stabilization.hpp"
+
+namespace kktdae::detail {
+
+/// Largest nc the small path takes. Up to 4 its every sum is accumulated in the order Eigen's
+/// dynamic-size kernels use (checked bit for bit against the general path in
+/// tests/unit/kkt/small_schur_test.cpp); beyond it, dense Eigen wins anyway.
+inline constexpr int kSmallSchurMaxConstraints = 4;
+
+/// Solves (J M⁻¹ Jᵀ) λ = −(J M⁻¹ f + γ) − stabilization and q̈ = (f + Jᵀλ) / m, with the same
+/// rcond estimate, for 1 ≤ nc ≤ kSmallSchurMaxConstraints with nq + 2nc < 20 (where Eigen
+/// forms J M⁻¹ Jᵀ coefficient by coefficient), diagonal M and no soft constraints,
+/// in plain loops over stack arrays: on the double pendulum the dynamic-size Eigen calls of the
+/// general path (and the condition estimate's twelve triangular solves through them) cost more
+/// than the arithmetic.
+///
+/// Returns true with `result` set (status Ok) and ws.lambda, ws.qdd written when it solved.
+/// Returns false, having written nothing that the general path does not overwrite, when the
+/// system is not one it takes or when anything is off (Cholesky breakdown, rcond below
+/// min_rcond or NaN, a non-finite solution): the general path then solves again and reports
+/// (or applies the rank-deficiency policy) exactly as without this one.
+bool solveSchurSmall(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws,
+                     KktResult& result);
+
+/// φ̇ = J q̇ + ∂φ/∂t into ws.phi_dot from ws.J and ws.phi_t, for 1 ≤ nc ≤ 4 and nq < 128, where
+/// Eigen's matrix–vector kernel sums each row in index order from zero, as this loop does, but
+/// costs more in setup than the double pendulum's twelve products. Returns false, having
+/// written nothing, for other sizes.
+bool constraintRateSmall(ConstVectorRef v, KktWorkspace& ws);
+
+}  // namespace kktdae::detail
