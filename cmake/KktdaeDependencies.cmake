@@ -5,7 +5,7 @@ find_package(spdlog REQUIRED)
 find_package(Threads REQUIRED)
 # SUNDIALS 6.4: CVODE and IDA for the adaptive integrators, KLU for large sparse DAEs.
 find_package(SUNDIALS 6.4 REQUIRED COMPONENTS cvode ida nvecserial sunmatrixdense
-             sunlinsoldense sunmatrixsparse sunlinsolklu sunnonlinsolnewton sunnonlinsolfixedpoint)
+             sunlinsoldense sunmatrixsparse sunlinsolklu sunlinsolspgmr sunnonlinsolnewton sunnonlinsolfixedpoint)
 # KLU (SuiteSparse, 64-bit indices) for the sparse block KKT form. Debian's SuiteSparse 5 ships
 # no CMake package: find the header and library directly.
 find_path(KKTDAE_KLU_INCLUDE_DIR klu.h PATH_SUFFIXES suitesparse REQUIRED)

@@ -4,6 +4,16 @@
 
 namespace kktdae {
 
+const char* toString(NewtonLinearSolver solver) {
+  switch (solver) {
+    case NewtonLinearSolver::Auto: return "auto";
+    case NewtonLinearSolver::Dense: return "dense";
+    case NewtonLinearSolver::Sparse: return "sparse";
+    case NewtonLinearSolver::Krylov: return "krylov";
+  }
+  return "unknown";
+}
+
 void AdaptiveOptions::validate(int nq) const {
   requirePositive("adaptive.rtol", rtol);
   requirePositive("adaptive.atol", atol);
@@ -16,6 +26,9 @@ void AdaptiveOptions::validate(int nq) const {
   requirePositive("adaptive.ggl_multiplier_atol", ggl_multiplier_atol);
   requireNonNegative("adaptive.max_step", max_step);
   requireNonNegative("adaptive.initial_step", initial_step);
+  if (krylov_dimension < 1) {
+    throwInvalid("adaptive.krylov_dimension", "must be >= 1, got " + std::to_string(krylov_dimension));
+  }
   if (max_steps < 1) throwInvalid("adaptive.max_steps", "must be >= 1, got " + std::to_string(max_steps));
 }
 

@@ -50,7 +50,10 @@ class RunRecorder {
   Summary& summary() { return summary_; }
 
   /// The run's right-hand side: finish() copies its rank-deficiency log into the summary.
-  void attach(const AccelerationFunction& f) { acceleration_ = &f; }
+  void attach(const AccelerationFunction& f) {
+    acceleration_ = &f;
+    summary_.sparse = f.workspace().sparse;
+  }
 
   /// Adds one post-step projection to the counters.
   void countProjection(const ProjectionReport& report) {

@@ -3,6 +3,7 @@
 #include <cvode/cvode_ls.h>
 #include <cvode/cvode_proj.h>
 #include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_spgmr.h>
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
@@ -170,11 +171,25 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
     } else {
       sd::checkCvode(CVodeSStolerances(memory.get(), adaptive.rtol, adaptive.atol), "CVodeSStolerances");
     }
-    if (bdf) {
+    const NewtonLinearSolver requested = adaptive.linear_solver;
+    if (bdf && requested == NewtonLinearSolver::Sparse) {
+      throw sd::SetupError("cvode_bdf has no sparse linear solver: its Newton matrix is dense (q̈ depends on every q "
+                           "through (J M⁻¹ Jᵀ)⁻¹); use krylov or dense");
+    }
+    const bool krylov = requested == NewtonLinearSolver::Krylov ||
+                        (requested == NewtonLinearSolver::Auto && f.workspace().sparse);
+    if (bdf && krylov) {
+      // Matrix-free: CVODE's difference-quotient J·v costs one right-hand side (one KKT solve).
+      linear_solver.reset(SUNLinSol_SPGMR(y.get(), SUN_PREC_NONE, adaptive.krylov_dimension, context));
+      if (!linear_solver) throw sd::SetupError("SUNLinSol_SPGMR allocation failed");
+      sd::checkCvode(CVodeSetLinearSolver(memory.get(), linear_solver.get(), nullptr), "CVodeSetLinearSolver");
+      summary.linear_solver = "krylov";
+    } else if (bdf) {
       matrix.reset(SUNDenseMatrix(2 * nq, 2 * nq, context));
       linear_solver.reset(SUNLinSol_Dense(y.get(), matrix.get(), context));
       if (!matrix || !linear_solver) throw sd::SetupError("dense matrix or linear solver allocation failed");
       sd::checkCvode(CVodeSetLinearSolver(memory.get(), linear_solver.get(), matrix.get()), "CVodeSetLinearSolver");
+      summary.linear_solver = "dense";
     } else {
       nonlinear_solver.reset(SUNNonlinSol_FixedPoint(y.get(), 0, context));
       if (!nonlinear_solver) throw sd::SetupError("SUNNonlinSol_FixedPoint failed");

@@ -5,14 +5,20 @@
 //
 // GGL uses the plain (not mass-weighted) Jᵀμ correction: μ vanishes on exact solutions, so the
 // weighting only changes how discretization error is pushed back, and the plain form needs no
-// M⁻¹. The Newton matrix is IDA's dense difference quotient (docs/integrators.md).
+// M⁻¹. The Newton matrix is IDA's dense difference quotient (docs/integrators.md), or, for
+// large models on the sparse path, IdaSparseNewton's fixed-pattern matrix factorized by KLU.
 #include <ida/ida.h>
 #include <ida/ida_ls.h>
 #include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+
+#include <memory>
 
 #include "../simulate/run_recorder.hpp"
 #include "kktdae/core/checks.hpp"
+#include "ida_sparse_newton.hpp"
 #include "sundials_support.hpp"
 
 namespace kktdae::detail {
@@ -28,7 +34,24 @@ struct IdaProblem {
   KktResult failure;
   double failure_time = 0.0;
   sd::ErrorLog log;
+  IdaSparseNewton* newton = nullptr;  ///< the sparse Newton matrix, when KLU solves
 };
+
+/// G = ∂F/∂y + c ∂F/∂ẏ into the sparse matrix (SUNMatZero clears its pattern too: rewritten).
+int sparseNewtonMatrix(sunrealtype t, sunrealtype c, N_Vector yy, N_Vector yp, N_Vector, SUNMatrix G, void* data,
+                       N_Vector, N_Vector, N_Vector) {
+  auto& p = *static_cast<IdaProblem*>(data);
+  try {
+    p.newton->copyPattern(SUNSparseMatrix_IndexPointers(G), SUNSparseMatrix_IndexValues(G));
+    p.newton->assemble(t, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp), c, SUNSparseMatrix_Data(G));
+    return 0;
+  } catch (const std::exception& error) {
+    p.failure.status = KktStatus::NonFinite;
+    p.failure.message = std::string("the model threw in the Newton matrix: ") + error.what();
+    p.failure_time = t;
+    return -1;
+  }
+}
 
 int residualUnguarded(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* data);
 
@@ -70,8 +93,6 @@ int residualUnguarded(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void
 
   auto r_q = r.head(p.nq);
   r_q = q_dot - v;
-  if (p.ggl) r_q.noalias() += ws.J.transpose() * y.segment(2 * p.nq + p.nc, p.nc);
-
   auto r_v = r.segment(p.nq, p.nq);
   if (ws.mass_structure == MassStructure::General) {
     r_v.noalias() = ws.M * v_dot;
@@ -79,15 +100,25 @@ int residualUnguarded(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void
     r_v = ws.mass_diagonal.cwiseProduct(v_dot);
   }
   r_v -= ws.force;
-  r_v.noalias() -= ws.J.transpose() * lambda;
 
+  // The same products on either path: J dense, or J in the sparse constraint space.
+  auto jacobianProducts = [&](const auto& J) {
+    if (p.ggl) r_q.noalias() += J.transpose() * y.segment(2 * p.nq + p.nc, p.nc);
+    r_v.noalias() -= J.transpose() * lambda;
+    if (!p.ggl) {
+      auto r_c = r.segment(2 * p.nq, p.nc);
+      r_c.noalias() = J * v_dot;
+      r_c -= ws.constraint_target;  // J v̇ + γ + 2αφ̇ + β²φ
+    }
+  };
+  if (ws.sparse) {
+    jacobianProducts(ws.constraint_space->J);
+  } else {
+    jacobianProducts(ws.J);
+  }
   if (p.ggl) {
     r.segment(2 * p.nq, p.nc) = ws.phi_dot;
     r.segment(2 * p.nq + p.nc, p.nc) = ws.phi;
-  } else {
-    auto r_c = r.segment(2 * p.nq, p.nc);
-    r_c.noalias() = ws.J * v_dot;
-    r_c -= ws.constraint_target;  // J v̇ + γ + 2αφ̇ + β²φ
   }
   return 0;
 }
@@ -154,6 +185,7 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
   sd::Context context;
   sd::VectorPtr yy = sd::makeVector(n, context), yp = sd::makeVector(n, context);
   sd::VectorPtr id = sd::makeVector(n, context), tolerances;
+  std::unique_ptr<IdaSparseNewton> newton;  // outlives the solver that calls it (declared first)
   sd::MatrixPtr matrix;
   sd::LinearSolverPtr linear_solver;
   sd::IdaMemoryPtr memory(IDACreate(context));
@@ -190,10 +222,34 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
       if (ggl) atol.tail(2 * nc).setConstant(adaptive.ggl_multiplier_atol);
       sd::checkIda(IDASVtolerances(memory.get(), adaptive.rtol, tolerances.get()), "IDASVtolerances");
     }
-    matrix.reset(SUNDenseMatrix(n, n, context));
-    linear_solver.reset(SUNLinSol_Dense(yy.get(), matrix.get(), context));
-    if (!matrix || !linear_solver) throw sd::SetupError("dense matrix or linear solver allocation failed");
-    sd::checkIda(IDASetLinearSolver(memory.get(), linear_solver.get(), matrix.get()), "IDASetLinearSolver");
+    const NewtonLinearSolver requested = adaptive.linear_solver;
+    if (requested == NewtonLinearSolver::Krylov) {
+      throw sd::SetupError("ida_* use a direct Newton solver: krylov is for cvode_bdf (choose dense or sparse)");
+    }
+    const std::string unsupported = IdaSparseNewton::unsupportedReason(system);
+    if (requested == NewtonLinearSolver::Sparse && !unsupported.empty()) {
+      throw sd::SetupError("the sparse Newton matrix needs what this model lacks: " + unsupported);
+    }
+    const bool sparse = requested == NewtonLinearSolver::Sparse ||
+                        (requested == NewtonLinearSolver::Auto && f.workspace().sparse && unsupported.empty());
+    if (sparse) {
+      newton = std::make_unique<IdaSparseNewton>(system, ggl, stabilization);
+      problem.newton = newton.get();
+      matrix.reset(SUNSparseMatrix(n, n, newton->nonZeros(), CSC_MAT, context));
+      if (!matrix) throw sd::SetupError("SUNSparseMatrix allocation failed");
+      newton->copyPattern(SUNSparseMatrix_IndexPointers(matrix.get()), SUNSparseMatrix_IndexValues(matrix.get()));
+      linear_solver.reset(SUNLinSol_KLU(yy.get(), matrix.get(), context));
+      if (!linear_solver) throw sd::SetupError("SUNLinSol_KLU allocation failed");
+      sd::checkIda(IDASetLinearSolver(memory.get(), linear_solver.get(), matrix.get()), "IDASetLinearSolver");
+      sd::checkIda(IDASetJacFn(memory.get(), &sparseNewtonMatrix), "IDASetJacFn");
+      summary.linear_solver = "sparse";
+    } else {
+      matrix.reset(SUNDenseMatrix(n, n, context));
+      linear_solver.reset(SUNLinSol_Dense(yy.get(), matrix.get(), context));
+      if (!matrix || !linear_solver) throw sd::SetupError("dense matrix or linear solver allocation failed");
+      sd::checkIda(IDASetLinearSolver(memory.get(), linear_solver.get(), matrix.get()), "IDASetLinearSolver");
+      summary.linear_solver = "dense";
+    }
     sd::checkIda(IDASetMaxNumSteps(memory.get(), adaptive.max_steps), "IDASetMaxNumSteps");
     if (adaptive.max_step > 0.0) sd::checkIda(IDASetMaxStep(memory.get(), adaptive.max_step), "IDASetMaxStep");
     // IDA's own first-step estimate collapses to ~1e-14 s when the start is at rest (ẏ = 0 in many

@@ -6,6 +6,27 @@
 
 namespace kktdae {
 
+/// The linear solver inside the implicit integrators' Newton iterations (cvode_bdf, ida_*).
+enum class NewtonLinearSolver {
+  /// Dense on the dense KKT path; on the sparse path, Krylov for cvode_bdf and Sparse for
+  /// ida_* (when the model allows it, see Sparse; dense otherwise).
+  Auto,
+  /// SUNDIALS' dense LU of a difference-quotient Newton matrix: O(n²) memory, O(n³) per setup.
+  Dense,
+  /// ida_* only: the Newton matrix ∂F/∂y + c ∂F/∂ẏ assembled in a fixed sparse pattern (exact
+  /// structural blocks; curvature blocks from difference quotients of J and γ along colored
+  /// directions) and factorized by KLU. Needs a sparse J, a constant diagonal M, a bias h that
+  /// does not depend on (q, q̇) (ConstrainedSystem::biasDependsOnState() false), no inputs and
+  /// scleronomic constraints.
+  Sparse,
+  /// cvode_bdf only: SPGMR, matrix-free (Jacobian–vector products by difference quotients, each
+  /// one right-hand side through the KKT solve), no preconditioner.
+  Krylov,
+};
+
+/// "auto" / "dense" / "sparse" / "krylov".
+const char* toString(NewtonLinearSolver solver);
+
 struct AdaptiveOptions {
   /// Relative tolerance of the local error test (> 0). Seed 002's lesson uses 1e-6.
   double rtol = 1e-6;
@@ -31,6 +52,11 @@ struct AdaptiveOptions {
   /// interpolated state is off the manifold by the interpolation error). true: the solver stops
   /// exactly at every output time (more steps on fine output grids, states are true steps).
   bool stop_at_outputs = false;
+  /// The Newton iterations' linear solver (see NewtonLinearSolver); Summary::linear_solver says
+  /// which one ran.
+  NewtonLinearSolver linear_solver = NewtonLinearSolver::Auto;
+  /// Krylov only: the largest Krylov subspace (SPGMR's maxl, ≥ 1).
+  int krylov_dimension = 20;
 
   /// Throws std::invalid_argument naming the bad field; nq sizes atol_per_component.
   void validate(int nq) const;

@@ -94,6 +94,8 @@ class ParticleSystem final : public ConstrainedSystem {
   void bias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef h) const override;
   void constraint(ConstVectorRef q, double t, VectorRef phi) const override;
   void constraintJacobian(ConstVectorRef q, double t, MatrixRef J) const override;
+  /// h is gravity (and constant forces): no dependence on the state.
+  bool biasDependsOnState() const override { return false; }
   /// dimension entries per particle end of a distance, dimension per line row.
   int jacobianNonZeros() const override { return jacobian_non_zeros_; }
   void constraintJacobianPattern(IndexVectorRef rows, IndexVectorRef cols) const override;

@@ -43,6 +43,8 @@ class PendulumChain final : public ConstrainedSystem {
   void bias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef h) const override;
   void constraint(ConstVectorRef q, double t, VectorRef phi) const override;
   void constraintJacobian(ConstVectorRef q, double t, MatrixRef J) const override;
+  /// h is gravity (and constant forces): no dependence on the state.
+  bool biasDependsOnState() const override { return false; }
   /// 3 non-zeros in row 0 (the first link's dᵀ), 6 in each other row (±dᵀ on its two masses).
   int jacobianNonZeros() const override { return 6 * links() - 3; }
   void constraintJacobianPattern(IndexVectorRef rows, IndexVectorRef cols) const override;

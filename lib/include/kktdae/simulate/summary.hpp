@@ -27,6 +27,10 @@ struct Summary {
   std::string message;  ///< what happened, where and when, in words
   Integrator integrator = Integrator::SemiImplicitEuler;  ///< the integrator that ran
   KktForm form = KktForm::Schur;                           ///< the KKT form used for q̈ and λ
+  bool sparse = false;  ///< the KKT solves took the sparse path (KktPath resolved)
+  /// The Newton linear solver that ran ("dense", "sparse", "krylov"; empty for fixed-step and
+  /// cvode_adams, which have none).
+  std::string linear_solver;
 
   long steps = 0;       ///< steps completed: fixed steps, or the adaptive solver's internal steps
   long outputs = 0;     ///< states handed to the observer (the initial one included)

@@ -81,6 +81,11 @@ class ConstrainedSystem {
   /// values jacobianNonZeros(). The default throws std::logic_error.
   virtual void constraintJacobianValues(ConstVectorRef q, double t, VectorRef values) const;
 
+  /// Whether h depends on (q, q̇). True, the default, is always safe; a model whose h is
+  /// constant (gravity and constant forces on point masses) returns false, which lets the sparse
+  /// IDA Newton matrix (NewtonLinearSolver::Sparse) leave ∂h/∂q and ∂h/∂q̇ out.
+  virtual bool biasDependsOnState() const { return true; }
+
   /// True when φ depends on t explicitly (driven joints, prescribed motion). Informational (for
   /// reports and integrator choices); correctness never depends on it.
   virtual bool isTimeDependent() const { return false; }
