@@ -25,15 +25,18 @@ Vector constraintRate(const ConstrainedSystem& system, ConstVectorRef q, ConstVe
 void DerivativeCheckOptions::validate() const { requirePositive("relative_step", relative_step); }
 
 double DerivativeCheckReport::worstRelativeError() const {
+  // A broken sparse pattern (−1) counts as an error of 1: as bad as a wrong sign.
+  const double sparse = sparse_jacobian_error < 0.0 ? 1.0 : sparse_jacobian_error / std::max(1.0, jacobian_scale);
   return std::max({jacobian_error / std::max(1.0, jacobian_scale), time_derivative_error / std::max(1.0, jacobian_scale),
-                   bias_error / std::max(1.0, bias_scale), mass_asymmetry});
+                   bias_error / std::max(1.0, bias_scale), mass_asymmetry, sparse});
 }
 
 std::string DerivativeCheckReport::describe() const {
-  char text[256];
+  char text[320];
   std::snprintf(text, sizeof text,
-                "J err %.3e (|J| %.3e), dphi/dt err %.3e, gamma err %.3e (|gamma| %.3e), M asym %.3e",
-                jacobian_error, jacobian_scale, time_derivative_error, bias_error, bias_scale, mass_asymmetry);
+                "J err %.3e (|J| %.3e), dphi/dt err %.3e, gamma err %.3e (|gamma| %.3e), M asym %.3e, sparse J err %.3e",
+                jacobian_error, jacobian_scale, time_derivative_error, bias_error, bias_scale, mass_asymmetry,
+                sparse_jacobian_error);
   return text;
 }
 
@@ -80,6 +83,25 @@ DerivativeCheckReport checkDerivatives(const ConstrainedSystem& system, ConstVec
   Matrix M(nq, nq);
   system.massMatrix(q, M);
   report.mass_asymmetry = maxAbs(M - M.transpose());
+
+  const int non_zeros = system.jacobianNonZeros();
+  if (non_zeros > 0) {
+    IndexVector rows(non_zeros), cols(non_zeros);
+    Vector values(non_zeros);
+    system.constraintJacobianPattern(rows, cols);
+    system.constraintJacobianValues(q, t, values);
+    Matrix sparse = Matrix::Zero(nc, nq);
+    Eigen::MatrixXi seen = Eigen::MatrixXi::Zero(nc, nq);
+    bool valid = true;
+    for (int k = 0; k < non_zeros && valid; ++k) {
+      valid = rows[k] >= 0 && rows[k] < nc && cols[k] >= 0 && cols[k] < nq && seen(rows[k], cols[k]) == 0;
+      if (valid) {
+        seen(rows[k], cols[k]) = 1;
+        sparse(rows[k], cols[k]) = values[k];
+      }
+    }
+    report.sparse_jacobian_error = valid ? maxAbs(J - sparse) : -1.0;
+  }
   return report;
 }
 

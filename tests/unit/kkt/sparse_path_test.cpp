@@ -8,6 +8,7 @@
 #include "kktdae/models/particle_system.hpp"
 #include "kktdae/models/pendulum_chain.hpp"
 #include "kktdae/simulate/simulate.hpp"
+#include "kktdae/system/derivative_check.hpp"
 #include "support/test_models.hpp"
 
 using namespace kktdae;
@@ -234,4 +235,50 @@ TEST_CASE("sparse path: a 20000-link chain steps in linear memory", "[kkt][spars
   REQUIRE(summary.ok());
   CHECK(summary.max_phi_inf <= 1e3 * options.projection.tolerance);
   CHECK(summary.max_phi_inf > options.projection.tolerance);  // the floor is real at this length
+}
+
+namespace {
+
+/// A chain whose sparse pattern misplaces one entry: the derivative checker must see it.
+class MisplacedPatternChain final : public ConstrainedSystem {
+ public:
+  MisplacedPatternChain() : chain_(PendulumChainParams::uniform(3)) {}
+  std::string name() const override { return "misplaced_pattern_chain"; }
+  int nq() const override { return chain_.nq(); }
+  int nc() const override { return chain_.nc(); }
+  MassStructure massStructure() const override { return MassStructure::ConstantDiagonal; }
+  void massDiagonal(ConstVectorRef q, VectorRef d) const override { chain_.massDiagonal(q, d); }
+  void bias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef h) const override { chain_.bias(q, v, t, h); }
+  void constraint(ConstVectorRef q, double t, VectorRef phi) const override { chain_.constraint(q, t, phi); }
+  void constraintJacobian(ConstVectorRef q, double t, MatrixRef J) const override { chain_.constraintJacobian(q, t, J); }
+  void constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma) const override {
+    chain_.constraintBias(q, v, t, gamma);
+  }
+  int jacobianNonZeros() const override { return chain_.jacobianNonZeros(); }
+  void constraintJacobianPattern(IndexVectorRef rows, IndexVectorRef cols) const override {
+    chain_.constraintJacobianPattern(rows, cols);
+    std::swap(cols[4], cols[5]);  // two entries of row 1 trade places
+  }
+  void constraintJacobianValues(ConstVectorRef q, double t, VectorRef values) const override {
+    chain_.constraintJacobianValues(q, t, values);
+  }
+  double potentialEnergy(ConstVectorRef q, double t) const override { return chain_.potentialEnergy(q, t); }
+
+ private:
+  PendulumChain chain_;
+};
+
+}  // namespace
+
+TEST_CASE("sparse path: the derivative checker compares the sparse J with the dense one", "[kkt][sparse][system]") {
+  const PendulumChain chain(PendulumChainParams::uniform(3));
+  std::mt19937_64 rng(9);
+  const Vector q = testing::randomVector(rng, chain.nq(), 1.0), v = testing::randomVector(rng, chain.nq(), 1.0);
+  const DerivativeCheckReport good = checkDerivatives(chain, q, v, 0.0);
+  CHECK(good.sparse_jacobian_error == 0.0);
+  CHECK(good.worstRelativeError() < 1e-8);
+  const DerivativeCheckReport bad = checkDerivatives(MisplacedPatternChain(), q, v, 0.0);
+  INFO(bad.describe());
+  CHECK(bad.sparse_jacobian_error > 0.1);
+  CHECK(bad.worstRelativeError() > 0.1);
 }

@@ -24,13 +24,17 @@ struct DerivativeCheckReport {
   double bias_error = 0.0;            ///< max |γ − Δ(J q̇ + ∂φ/∂t)/Δs| along (q̇, 1)
   double bias_scale = 0.0;            ///< max |γ|
   double mass_asymmetry = 0.0;        ///< max |M − Mᵀ|
+  /// Models with a sparse J: max |J − J_sparse| over all entries (the values placed by the
+  /// pattern, every other entry 0); also −1 when a pattern position repeats or is out of range.
+  /// 0 for models without a sparse J.
+  double sparse_jacobian_error = 0.0;
 
   /// Worst of the errors divided by max(1, scale).
   double worstRelativeError() const;
   std::string describe() const;
 };
 
-/// Compares J with ∂φ/∂q, ∂φ/∂t with its difference quotient, and γ with the derivative of
+/// Compares J with ∂φ/∂q, the sparse J (pattern and values) with the dense one, ∂φ/∂t with its difference quotient, and γ with the derivative of
 /// φ̇ = J q̇ + ∂φ/∂t along the motion s ↦ (q + s q̇, t + s), all by central differences.
 /// Allocates; meant for tests and model development. Throws std::invalid_argument on wrong sizes.
 DerivativeCheckReport checkDerivatives(const ConstrainedSystem& system, ConstVectorRef q, ConstVectorRef v,
