@@ -109,12 +109,11 @@ class DuplicatedCircle final : public ConstrainedSystem {
   double potentialEnergy(ConstVectorRef q, double) const override { return 9.81 * q[1]; }
 };
 
-/// A pendulum chain whose γ is "forgotten" (the seed's warning: drop J̇v and you solve the wrong
-/// equation). The derivative checker must catch it.
-class ChainWithoutBias final : public ConstrainedSystem {
+/// A pendulum chain behind every method of the interface, sparse J included: the base of test
+/// models that change one thing about a chain.
+class ForwardingChain : public ConstrainedSystem {
  public:
-  explicit ChainWithoutBias(int links) : chain_(PendulumChainParams::uniform(links)) {}
-  std::string name() const override { return "chain_without_bias"; }
+  explicit ForwardingChain(int links) : chain_(PendulumChainParams::uniform(links)) {}
   int nq() const override { return chain_.nq(); }
   int nc() const override { return chain_.nc(); }
   MassStructure massStructure() const override { return MassStructure::ConstantDiagonal; }
@@ -124,11 +123,29 @@ class ChainWithoutBias final : public ConstrainedSystem {
   void constraintJacobian(ConstVectorRef q, double t, MatrixRef J) const override {
     chain_.constraintJacobian(q, t, J);
   }
-  void constraintBias(ConstVectorRef, ConstVectorRef, double, VectorRef gamma) const override { gamma.setZero(); }
+  void constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma) const override {
+    chain_.constraintBias(q, v, t, gamma);
+  }
+  int jacobianNonZeros() const override { return chain_.jacobianNonZeros(); }
+  void constraintJacobianPattern(IndexVectorRef rows, IndexVectorRef cols) const override {
+    chain_.constraintJacobianPattern(rows, cols);
+  }
+  void constraintJacobianValues(ConstVectorRef q, double t, VectorRef values) const override {
+    chain_.constraintJacobianValues(q, t, values);
+  }
   double potentialEnergy(ConstVectorRef q, double t) const override { return chain_.potentialEnergy(q, t); }
 
- private:
+ protected:
   PendulumChain chain_;
+};
+
+/// A pendulum chain whose γ is "forgotten" (the seed's warning: drop J̇v and you solve the wrong
+/// equation). The derivative checker must catch it.
+class ChainWithoutBias final : public ForwardingChain {
+ public:
+  explicit ChainWithoutBias(int links) : ForwardingChain(links) {}
+  std::string name() const override { return "chain_without_bias"; }
+  void constraintBias(ConstVectorRef, ConstVectorRef, double, VectorRef gamma) const override { gamma.setZero(); }
 };
 
 /// Wraps a model and returns NaN in h from time `t_bad` on: a numerical failure mid-run.

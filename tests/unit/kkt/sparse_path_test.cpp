@@ -39,34 +39,16 @@ State tiltedChain(const PendulumChain& chain, double tilt, std::uint64_t seed) {
 }
 
 /// A chain that declares its (diagonal) M as general: a sparse J the sparse path cannot use.
-class GeneralMassChain final : public ConstrainedSystem {
+class GeneralMassChain final : public testing::ForwardingChain {
  public:
-  explicit GeneralMassChain(int links) : chain_(PendulumChainParams::uniform(links)) {}
+  explicit GeneralMassChain(int links) : ForwardingChain(links) {}
   std::string name() const override { return "general_mass_chain"; }
-  int nq() const override { return chain_.nq(); }
-  int nc() const override { return chain_.nc(); }
+  MassStructure massStructure() const override { return MassStructure::General; }
   void massMatrix(ConstVectorRef q, MatrixRef M) const override {
     Vector d(nq());
     chain_.massDiagonal(q, d);
     M = d.asDiagonal();
   }
-  void bias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef h) const override { chain_.bias(q, v, t, h); }
-  void constraint(ConstVectorRef q, double t, VectorRef phi) const override { chain_.constraint(q, t, phi); }
-  void constraintJacobian(ConstVectorRef q, double t, MatrixRef J) const override { chain_.constraintJacobian(q, t, J); }
-  void constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma) const override {
-    chain_.constraintBias(q, v, t, gamma);
-  }
-  int jacobianNonZeros() const override { return chain_.jacobianNonZeros(); }
-  void constraintJacobianPattern(IndexVectorRef rows, IndexVectorRef cols) const override {
-    chain_.constraintJacobianPattern(rows, cols);
-  }
-  void constraintJacobianValues(ConstVectorRef q, double t, VectorRef values) const override {
-    chain_.constraintJacobianValues(q, t, values);
-  }
-  double potentialEnergy(ConstVectorRef q, double t) const override { return chain_.potentialEnergy(q, t); }
-
- private:
-  PendulumChain chain_;
 };
 
 KktOptions pathOptions(KktPath path, KktForm form) {
@@ -240,32 +222,14 @@ TEST_CASE("sparse path: a 20000-link chain steps in linear memory", "[kkt][spars
 namespace {
 
 /// A chain whose sparse pattern misplaces one entry: the derivative checker must see it.
-class MisplacedPatternChain final : public ConstrainedSystem {
+class MisplacedPatternChain final : public testing::ForwardingChain {
  public:
-  MisplacedPatternChain() : chain_(PendulumChainParams::uniform(3)) {}
+  MisplacedPatternChain() : ForwardingChain(3) {}
   std::string name() const override { return "misplaced_pattern_chain"; }
-  int nq() const override { return chain_.nq(); }
-  int nc() const override { return chain_.nc(); }
-  MassStructure massStructure() const override { return MassStructure::ConstantDiagonal; }
-  void massDiagonal(ConstVectorRef q, VectorRef d) const override { chain_.massDiagonal(q, d); }
-  void bias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef h) const override { chain_.bias(q, v, t, h); }
-  void constraint(ConstVectorRef q, double t, VectorRef phi) const override { chain_.constraint(q, t, phi); }
-  void constraintJacobian(ConstVectorRef q, double t, MatrixRef J) const override { chain_.constraintJacobian(q, t, J); }
-  void constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma) const override {
-    chain_.constraintBias(q, v, t, gamma);
-  }
-  int jacobianNonZeros() const override { return chain_.jacobianNonZeros(); }
   void constraintJacobianPattern(IndexVectorRef rows, IndexVectorRef cols) const override {
     chain_.constraintJacobianPattern(rows, cols);
     std::swap(cols[4], cols[5]);  // two entries of row 1 trade places
   }
-  void constraintJacobianValues(ConstVectorRef q, double t, VectorRef values) const override {
-    chain_.constraintJacobianValues(q, t, values);
-  }
-  double potentialEnergy(ConstVectorRef q, double t) const override { return chain_.potentialEnergy(q, t); }
-
- private:
-  PendulumChain chain_;
 };
 
 }  // namespace
