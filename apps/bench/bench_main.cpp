@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   registerKktSolveBenchmarks();
   registerStepBenchmarks();
   registerModelBenchmarks();
+  registerFactorizationBenchmarks();
 #ifdef KKTDAE_BENCH_MUJOCO
   if (!checkMujocoChains(stderr)) {
     std::fputs("kktdae-bench: the MuJoCo chains are not the benchmark's chains; not timing them\n", stderr);

@@ -96,6 +96,7 @@ void timeSteps(benchmark::State& state, const ConstrainedSystem& system, const S
 void registerKktSolveBenchmarks();
 void registerStepBenchmarks();
 void registerModelBenchmarks();
+void registerFactorizationBenchmarks();
 void registerMujocoBenchmarks();  // only with MuJoCo (mujoco_bench.cpp)
 
 }  // namespace kktdae::bench
