@@ -51,7 +51,9 @@ void registerStepBenchmarks() {
                               });
   }
   // Between the sweep's 5, 10 and 20 links: where sparse overtakes dense (KktOptions'
-  // sparse_min_coordinates). Both paths, N = 6 … 16.
+  // sparse_min_coordinates). Both paths, N = 6 … 16; and the dense path without its 1-norm
+  // condition estimate over N = 2 … 20 (estimate_condition = false), since the sparse path never
+  // runs one (it checks the LDLᵀ pivot ratio, an O(N) by-product of the factorization).
   for (const KktPath path : allPaths()) {
     registerOverSizes(std::string("crossover/semi_implicit/schur/") + pathName(path),
                       [path](benchmark::State& state, int links) {
@@ -61,6 +63,14 @@ void registerStepBenchmarks() {
                       },
                       {6, 8, 12, 14, 16});
   }
+  registerOverSizes("crossover/semi_implicit/schur/dense_no_estimate",
+                    [](benchmark::State& state, int links) {
+                      const PendulumChain chain(PendulumChainParams::uniform(links));
+                      KktOptions options = kktOptions(KktForm::Schur, KktPath::Dense);
+                      options.estimate_condition = false;
+                      timeSteps(state, chain, chain.initialState(seedTilt()), &semiImplicitEulerStep, options);
+                    },
+                    {2, 5, 6, 8, 10, 12, 14, 16, 20});
 }
 
 }  // namespace kktdae::bench
