@@ -104,10 +104,21 @@ int main(int argc, char** argv) {
     options.steps = steps;
     const bool sparse = usesSparsePath(chain, options.kkt);
     std::vector<double> ours_trace;  // per observed state: the launch state, then every step
+    // How violently the chain moves: the fastest mass, and the largest gain of the total energy
+    // over the launch state's (semi-implicit Euler with projection should lose energy, not gain).
+    double max_speed = 0.0, max_energy_gain = 0.0, launch_energy = 0.0;
+    bool launch = true;
     auto start = std::chrono::steady_clock::now();
     const Summary summary = simulate(chain, chain.initialState(tilt), options,
-                                     [&](double, ConstVectorRef q, ConstVectorRef, ConstVectorRef) {
+                                     [&](double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef) {
                                        ours_trace.push_back(relativeLinkError(chainPositions(q), params));
+                                       const double energy = chain.kineticEnergy(q, v) + chain.potentialEnergy(q, t);
+                                       if (launch) launch_energy = energy;
+                                       launch = false;
+                                       max_energy_gain = std::max(max_energy_gain, energy - launch_energy);
+                                       for (Eigen::Index k = 0; k < q.size() / 3; ++k) {
+                                         max_speed = std::max(max_speed, v.segment<3>(3 * k).norm());
+                                       }
                                      });
     const double ours_seconds = secondsSince(start);
     const double ours_error = *std::max_element(ours_trace.begin(), ours_trace.end());
@@ -156,6 +167,8 @@ int main(int argc, char** argv) {
                      {"steps_completed", ours_steps},
                      {"max_position_correction", summary.max_position_correction},
                      {"max_rel_link_error", ours_error},
+                     {"max_mass_speed", max_speed},
+                     {"max_energy_gain", max_energy_gain},
                      {"wall_seconds", ours_seconds}};
     doc["mujoco_maximal"] = {{"version", mj_versionString()},
                              {"integrator", "Euler"},
