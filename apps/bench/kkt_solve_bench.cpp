@@ -1,6 +1,6 @@
 // One acceleration solve, solveAccelerations(), on an N-link PendulumChain at seed 000's launch
 // state: Schur vs block form, over N. Model evaluation (M, h, φ, J, γ) is part of the solve, as
-// in every step.
+// in every step. Both paths; the sparse one up to 100000 links.
 #include "bench_setup.hpp"
 
 namespace kktdae::bench {
@@ -12,7 +12,7 @@ void kktSolve(benchmark::State& state, KktForm form, KktPath path, int links) {
   const Vector u;  // nu = 0
   const Stabilization stabilization = Stabilization::none();
   const KktOptions options = kktOptions(form, path);
-  KktWorkspace ws(chain);
+  KktWorkspace ws(chain, options);  // resolves the path: the solves must use the same options
   if (!solveAccelerations(chain, start.t, start.q, start.v, u, stabilization, options, ws).ok()) {
     state.SkipWithError("the warm-up solve failed");
     return;

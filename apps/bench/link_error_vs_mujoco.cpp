@@ -7,7 +7,14 @@
 // If our run stops early (a failed projection), the JSON says so and MuJoCo's error is also
 // given over the steps ours completed; the exit status is then 1.
 //
+// Our KKT solve and projection take KktOptions::path (auto by default: sparse from 12 links on).
+// The projection tolerance defaults to max(1e-12, 4e-16 · N · L) [m]: an N-link chain's
+// positions carry a round-off of about N · L · eps, which a fixed 1e-12 cannot beat for
+// N ≳ 5000.
+//
 //   kktdae-bench-accuracy --links 10 [--steps 1000] [--dt 0.005] [--seed 0] [--csv errors.csv]
+//                         [--path auto|dense|sparse] [--projection-iterations 20]
+//                         [--projection-tolerance T]
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -64,6 +71,18 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "seed of the launch tilt (seed 000's numpy draw)")->capture_default_str();
   std::string csv_path;
   app.add_option("--csv", csv_path, "also write step,kktdae,mujoco relative link errors per step to this file");
+  std::string path_name = "auto";
+  app.add_option("--path", path_name, "KKT and projection linear algebra: auto, dense or sparse")
+      ->check(CLI::IsMember({"auto", "dense", "sparse"}))
+      ->capture_default_str();
+  int projection_iterations = ProjectionOptions{}.max_iterations;
+  app.add_option("--projection-iterations", projection_iterations, "Gauss–Newton iterations of each projection")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  double projection_tolerance = 0.0;
+  app.add_option("--projection-tolerance", projection_tolerance,
+                 "projection tolerance on |phi|_inf [m] (default max(1e-12, 4e-16 N L))")
+      ->check(apps::finitePositive());
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -75,13 +94,31 @@ int main(int argc, char** argv) {
     options.integrator = Integrator::SemiImplicitEuler;
     options.kkt.form = KktForm::Schur;
     options.stabilization = Stabilization::projection();
+    options.kkt.path = parseKktPath(path_name);
+    options.projection.max_iterations = projection_iterations;
+    double total_length = 0.0;
+    for (const double length : params.lengths) total_length += length;
+    options.projection.tolerance =
+        projection_tolerance > 0.0 ? projection_tolerance : std::max(1e-12, 4e-16 * total_length);
     options.dt = dt;
     options.steps = steps;
+    const bool sparse = usesSparsePath(chain, options.kkt);
     std::vector<double> ours_trace;  // per observed state: the launch state, then every step
+    // How violently the chain moves: the fastest mass, and the largest gain of the total energy
+    // over the launch state's (semi-implicit Euler with projection should lose energy, not gain).
+    double max_speed = 0.0, max_energy_gain = 0.0, launch_energy = 0.0;
+    bool launch = true;
     auto start = std::chrono::steady_clock::now();
     const Summary summary = simulate(chain, chain.initialState(tilt), options,
-                                     [&](double, ConstVectorRef q, ConstVectorRef, ConstVectorRef) {
+                                     [&](double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef) {
                                        ours_trace.push_back(relativeLinkError(chainPositions(q), params));
+                                       const double energy = chain.kineticEnergy(q, v) + chain.potentialEnergy(q, t);
+                                       if (launch) launch_energy = energy;
+                                       launch = false;
+                                       max_energy_gain = std::max(max_energy_gain, energy - launch_energy);
+                                       for (Eigen::Index k = 0; k < q.size() / 3; ++k) {
+                                         max_speed = std::max(max_speed, v.segment<3>(3 * k).norm());
+                                       }
                                      });
     const double ours_seconds = secondsSince(start);
     const double ours_error = *std::max_element(ours_trace.begin(), ours_trace.end());
@@ -121,11 +158,17 @@ int main(int argc, char** argv) {
     doc["tilt"] = tilt;
     doc["kktdae"] = {{"integrator", "semi_implicit"},
                      {"form", "schur"},
+                     {"path", path_name},
+                     {"resolved_path", sparse ? "sparse" : "dense"},
                      {"stabilization", options.stabilization.describe()},
+                     {"projection_tolerance", options.projection.tolerance},
+                     {"projection_max_iterations", options.projection.max_iterations},
                      {"status", summary.ok() ? "success" : summary.message},
                      {"steps_completed", ours_steps},
                      {"max_position_correction", summary.max_position_correction},
                      {"max_rel_link_error", ours_error},
+                     {"max_mass_speed", max_speed},
+                     {"max_energy_gain", max_energy_gain},
                      {"wall_seconds", ours_seconds}};
     doc["mujoco_maximal"] = {{"version", mj_versionString()},
                              {"integrator", "Euler"},

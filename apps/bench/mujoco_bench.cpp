@@ -1,7 +1,9 @@
 // MuJoCo's mj_step on the same chains (mujoco_chain.hpp), in joint and in maximal coordinates,
-// over N; and the once-printed check that those models are our chains.
+// over N (the maximal chain also at 1000 links, to compare with our sparse step there, with our
+// step there: stepDt()); and the once-printed check that those models are our chains.
 #include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "bench_setup.hpp"
 #include "mujoco_bench.hpp"
@@ -12,6 +14,7 @@ namespace {
 
 void mujocoStep(benchmark::State& state, MujocoCoordinates coordinates, int links) {
   MujocoChain chain = makeMujocoChain(coordinates, links, seedTilt());
+  chain.model->opt.timestep = stepDt(links);  // the same step as ours at this size
   mjModel* m = chain.model.get();
   mjData* d = chain.data.get();
   long since_reset = 0;
@@ -24,6 +27,9 @@ void mujocoStep(benchmark::State& state, MujocoCoordinates coordinates, int link
     benchmark::DoNotOptimize(d->qpos);
     benchmark::ClobberMemory();
   }
+  if (d->warning[mjWARN_CNSTRFULL].number > 0) {
+    state.SkipWithError("MuJoCo ran out of constraint rows (njmax): it dropped links");
+  }
   state.SetItemsProcessed(state.iterations());
 }
 
@@ -31,8 +37,11 @@ void mujocoStep(benchmark::State& state, MujocoCoordinates coordinates, int link
 
 void registerMujocoBenchmarks() {
   for (const MujocoCoordinates coordinates : {MujocoCoordinates::Joint, MujocoCoordinates::Maximal}) {
+    std::vector<int> sizes = chainSizes();
+    if (coordinates == MujocoCoordinates::Maximal) sizes.push_back(1000);
     registerOverSizes(std::string("mujoco_step/") + toString(coordinates),
-                      [coordinates](benchmark::State& state, int links) { mujocoStep(state, coordinates, links); });
+                      [coordinates](benchmark::State& state, int links) { mujocoStep(state, coordinates, links); },
+                      sizes);
   }
 }
 

@@ -1,5 +1,6 @@
 #include "mujoco_chain.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -50,7 +51,10 @@ std::string jointChainXml(int links) {
 
 std::string maximalChainXml(int links, double tilt) {
   std::ostringstream xml;
-  xml << "<mujoco model=\"kktdae_maximal_chain_" << links << "\">\n" << kHeader << "  <worldbody>\n"
+  // MuJoCo 2.2 sizes its constraint rows by njmax (default 500) and beyond that silently drops
+  // constraints (a warning, mjWARN_CNSTRFULL): one row per link, so room for every link.
+  xml << "<mujoco model=\"kktdae_maximal_chain_" << links << "\">\n" << kHeader
+      << "  <size njmax=\"" << std::max(500, links) << "\"/>\n  <worldbody>\n"
       << "    <site name=\"pivot\" pos=\"0 0 0\"/>\n";
   for (int k = 0; k < links; ++k) {
     const double reach = (k + 1) * kLinkLength;

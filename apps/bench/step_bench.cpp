@@ -1,14 +1,17 @@
 // One fixed step of each integrator on an N-link PendulumChain, Schur form, no stabilization:
 // the KKT solve at the state reached plus the stepper (RK4 adds three inner solves), exactly
 // the work simulate() does per step minus its bookkeeping. The double pendulum's semi-implicit
-// step is the headline number (compared with MuJoCo's Euler step in mujoco_bench.cpp).
+// step is the headline number (compared with MuJoCo's Euler step in mujoco_bench.cpp). Dense
+// and sparse paths (the sparse one up to 100000 links), and a finer semi-implicit sweep around
+// the size where the sparse step overtakes the dense one. Chains of ≥ kStiffLinks links step
+// with kStiffDt (bench_setup.hpp).
 #include <string>
 
 #include "bench_setup.hpp"
 
 namespace kktdae::bench {
 void timeSteps(benchmark::State& state, const ConstrainedSystem& system, const State& start, StepFunction step,
-               const KktOptions& options) {
+               const KktOptions& options, double dt) {
   AccelerationFunction f(system, Stabilization::none(), options);
   StepWorkspace ws(system.nq());
   State current = start;
@@ -22,7 +25,7 @@ void timeSteps(benchmark::State& state, const ConstrainedSystem& system, const S
       since_reset = 1;
     }
     const KktResult solved = f.evaluate(current.t, current.q, current.v, qdd);
-    const KktResult stepped = step(f, current, kDt, qdd, ws);
+    const KktResult stepped = step(f, current, dt, qdd, ws);
     if (!solved.ok() || !stepped.ok()) {
       state.SkipWithError((solved.ok() ? stepped.message : solved.message).c_str());
       break;
@@ -44,9 +47,30 @@ void registerStepBenchmarks() {
                               [stepper](benchmark::State& state, KktPath path, int links) {
                                 const PendulumChain chain(PendulumChainParams::uniform(links));
                                 timeSteps(state, chain, chain.initialState(seedTilt()), stepper.step,
-                                          kktOptions(KktForm::Schur, path));
+                                          kktOptions(KktForm::Schur, path), stepDt(links));
                               });
   }
+  // Between the sweep's 5, 10 and 20 links: where sparse overtakes dense (KktOptions'
+  // sparse_min_coordinates). Both paths, N = 6 … 16; and the dense path without its 1-norm
+  // condition estimate over N = 2 … 20 (estimate_condition = false), since the sparse path never
+  // runs one (it checks the LDLᵀ pivot ratio, an O(N) by-product of the factorization).
+  for (const KktPath path : allPaths()) {
+    registerOverSizes(std::string("crossover/semi_implicit/schur/") + pathName(path),
+                      [path](benchmark::State& state, int links) {
+                        const PendulumChain chain(PendulumChainParams::uniform(links));
+                        timeSteps(state, chain, chain.initialState(seedTilt()), &semiImplicitEulerStep,
+                                  kktOptions(KktForm::Schur, path));
+                      },
+                      {6, 8, 12, 14, 16});
+  }
+  registerOverSizes("crossover/semi_implicit/schur/dense_no_estimate",
+                    [](benchmark::State& state, int links) {
+                      const PendulumChain chain(PendulumChainParams::uniform(links));
+                      KktOptions options = kktOptions(KktForm::Schur, KktPath::Dense);
+                      options.estimate_condition = false;
+                      timeSteps(state, chain, chain.initialState(seedTilt()), &semiImplicitEulerStep, options);
+                    },
+                    {2, 5, 6, 8, 10, 12, 14, 16, 20});
 }
 
 }  // namespace kktdae::bench
