@@ -676,6 +676,13 @@ def main():
         if checks:
             md += ["", "## The MuJoCo models are our chains", "", "Printed once by `kktdae-bench` before timing:", "",
                    "```"] + checks + ["```"]
+    # Hand-measured sections that this suite does not time (adaptive solvers at scale) are kept in
+    # their own files and carried into the page verbatim.
+    for fragment in ["performance-adaptive.md"]:
+        path = os.path.join(args.docs, fragment)
+        if os.path.exists(path):
+            with open(path) as f:
+                md += ["", f.read().rstrip("\n")]
     md += [
         "",
         "## Reproduce",

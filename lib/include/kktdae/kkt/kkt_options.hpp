@@ -32,9 +32,12 @@ enum class KktPath {
   /// Dense matrices and factorizations: O(nc³ + nc² nq) per solve, fastest for small systems.
   Dense,
   /// Compressed J, A = J M⁻¹ Jᵀ assembled into a fixed pattern and factorized by a sparse LDLᵀ
-  /// (Schur), or the quasi-definite [M Jᵀ; J −δI] with iterative refinement (Block): O(N) per
-  /// solve for a chain. Needs a sparse J and a diagonal M; refuses MinimumNorm (it needs the
-  /// dense eigen-decomposition).
+  /// (Schur), or [M −Jᵀ; J R] factorized by KLU's sparse LU, refactorized with fixed pivots (Block):
+  /// O(N) per solve for a chain. Needs a sparse J and a diagonal M; refuses MinimumNorm (it
+  /// needs the dense eigen-decomposition). Its conditioning check is the factorization's pivot
+  /// ratio min |d| / max |d| (Schur) or KLU's min |u_kk| / max |u_kk| (Block), compared with
+  /// min_rcond: cheaper and cruder than the dense path's 1-norm estimate, and estimate_condition
+  /// does not apply.
   Sparse,
 };
 
@@ -76,6 +79,7 @@ struct KktOptions {
   /// instead of returning digits that mean nothing. At 1e-13 about three significant digits of λ
   /// survive in double precision. A 1×1 Schur matrix always has rcond 1: a single constraint
   /// whose gradient vanishes is caught only when it vanishes exactly (Cholesky breakdown).
+  /// On the sparse path the value compared is the pivot ratio instead (KktPath::Sparse).
   double min_rcond = 1e-13;
   /// Estimate rcond (LAPACK-style 1-norm estimator) on every solve. Off skips the estimate and
   /// keeps only breakdown and non-finite detection: for the tightest loops, once a model's
