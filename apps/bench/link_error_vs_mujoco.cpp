@@ -7,7 +7,7 @@
 // If our run stops early (a failed projection), the JSON says so and MuJoCo's error is also
 // given over the steps ours completed; the exit status is then 1.
 //
-// Our KKT solve and projection take KktOptions::path (auto by default: sparse from 12 links on).
+// Our KKT solve and projection take KktOptions::path (auto by default: sparse from 4 links on).
 // The projection tolerance defaults to max(1e-12, 4e-16 · N · L) [m]: an N-link chain's
 // positions carry a round-off of about N · L · eps, which a fixed 1e-12 cannot beat for
 // N ≳ 5000.

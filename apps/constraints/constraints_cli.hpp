@@ -35,7 +35,7 @@ struct ConstraintsFlags {
   std::optional<int> links;
   std::string form = "schur";
   std::optional<double> tilt;
-  std::string path = "auto";  ///< KKT linear algebra: auto (sparse from 12 links), dense, sparse
+  std::string path = "auto";  ///< KKT linear algebra: auto (sparse from 4 links), dense, sparse
   std::optional<std::string> seeds_text;  ///< --seeds as typed; absent: one run of --seed
   int threads = 0;         ///< threads of the --seeds sweep; 0 = all cores
 

@@ -66,4 +66,9 @@ void KktWorkspace::ensureRankDeficientStorage() {
   eigen_coefficients = Vector::Zero(nc);
 }
 
+Matrix KktWorkspace::jacobian() const {
+  if (!sparse) return J;
+  return Matrix(constraint_space->J);
+}
+
 }  // namespace kktdae

@@ -97,17 +97,23 @@ TEST_CASE("kkt: the solution satisfies both KKT rows", "[kkt]") {
   std::mt19937_64 rng(3);
   const Vector q = randomVector(rng, chain.nq(), 1.0), v = randomVector(rng, chain.nq(), 1.0);
   const Stabilization stab = Stabilization::baumgarte(3.0, 7.0);
-  for (KktForm form : {KktForm::Schur, KktForm::Block}) {
-    KktWorkspace ws(chain);
-    KktOptions options;
-    options.form = form;
-    REQUIRE(solveAccelerations(chain, 0.0, q, v, Vector(), stab, options, ws).ok());
-    Matrix M(chain.nq(), chain.nq());
-    chain.massMatrix(q, M);
-    const Vector dynamics = M * ws.qdd + ws.h - ws.J.transpose() * ws.lambda;
-    const Vector constraint_row = ws.J * ws.qdd + ws.gamma + 6.0 * ws.phi_dot + 49.0 * ws.phi;
-    CHECK(dynamics.lpNorm<Eigen::Infinity>() < 1e-11);
-    CHECK(constraint_row.lpNorm<Eigen::Infinity>() < 1e-11);
+  for (KktPath path : {KktPath::Dense, KktPath::Sparse}) {
+    for (KktForm form : {KktForm::Schur, KktForm::Block}) {
+      INFO(toString(path) << ", " << toString(form));
+      KktOptions options;
+      options.form = form;
+      options.path = path;
+      KktWorkspace ws(chain, options);
+      REQUIRE(solveAccelerations(chain, 0.0, q, v, Vector(), stab, options, ws).ok());
+      Matrix M(chain.nq(), chain.nq()), J(chain.nc(), chain.nq());
+      chain.massMatrix(q, M);
+      chain.constraintJacobian(q, 0.0, J);
+      CHECK((ws.jacobian() - J).cwiseAbs().maxCoeff() == 0.0);
+      const Vector dynamics = M * ws.qdd + ws.h - J.transpose() * ws.lambda;
+      const Vector constraint_row = J * ws.qdd + ws.gamma + 6.0 * ws.phi_dot + 49.0 * ws.phi;
+      CHECK(dynamics.lpNorm<Eigen::Infinity>() < 1e-11);
+      CHECK(constraint_row.lpNorm<Eigen::Infinity>() < 1e-11);
+    }
   }
 }
 

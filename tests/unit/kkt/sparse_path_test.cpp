@@ -145,7 +145,8 @@ TEST_CASE("sparse path: runs with projection follow the dense runs", "[kkt][spar
 TEST_CASE("sparse path: automatic choice, overrides and refusals", "[kkt][sparse][options]") {
   KktOptions options;
   CHECK_FALSE(usesSparsePath(PendulumChain(PendulumChainParams::uniform(2)), options));
-  CHECK(usesSparsePath(PendulumChain(PendulumChainParams::uniform(12)), options));  // 36 coordinates
+  CHECK(usesSparsePath(PendulumChain(PendulumChainParams::uniform(4)), options));  // 12 coordinates
+  CHECK_FALSE(usesSparsePath(PendulumChain(PendulumChainParams::uniform(3)), options));  // the seed chapter's triple
   options.sparse_min_coordinates = 1;
   CHECK(usesSparsePath(PendulumChain(PendulumChainParams::uniform(1)), options));
   CHECK_FALSE(usesSparsePath(CircleMass(), options));  // no sparse J: dense

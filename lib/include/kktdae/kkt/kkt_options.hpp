@@ -26,7 +26,7 @@ KktForm parseKktForm(std::string_view text);
 /// Dense or sparse linear algebra for the solve.
 enum class KktPath {
   /// Sparse when the model offers a sparse J (ConstrainedSystem::jacobianNonZeros() > 0) and a
-  /// diagonal M, the policy is not MinimumNorm, and nq ≥ KktOptions::sparse_min_coordinates;
+  /// diagonal M, the policy is not MinimumNorm, and nq ≥ KktOptions::sparse_min_coordinates (12);
   /// dense otherwise.
   Auto,
   /// Dense matrices and factorizations: O(nc³ + nc² nq) per solve, fastest for small systems.
@@ -102,8 +102,11 @@ struct KktOptions {
   /// Dense or sparse solve (KktPath); Auto decides by the model and sparse_min_coordinates.
   KktPath path = KktPath::Auto;
   /// Auto's crossover: the smallest nq solved sparsely (≥ 1). Measured on chains
-  /// (docs/performance.md): the sparse Schur step overtakes the dense one between 8 and 16 links.
-  int sparse_min_coordinates = 36;
+  /// (docs/performance.md, semi-implicit step): the dense path wins at 2 links (its small path,
+  /// 0.25 vs 0.28 µs), the sparse one from 5 links on (0.53 vs 1.5 µs; the dense small path stops
+  /// at 4 links). 12 (four 3D links) sits in that gap and keeps the seed chapter's 1–3-link runs
+  /// on the dense arithmetic they were validated with.
+  int sparse_min_coordinates = 12;
 
   /// Throws std::invalid_argument naming the bad field.
   void validate() const;

@@ -47,7 +47,7 @@ struct KktWorkspace {
   Vector phi_t;      ///< ∂φ/∂t, nc
   Vector phi_dot;    ///< J q̇ + ∂φ/∂t, nc
   Vector gamma;      ///< nc
-  Matrix J;          ///< nc×nq
+  Matrix J;          ///< nc×nq, dense path only: empty on the sparse path (see jacobian())
   Vector constraint_target;  ///< −γ − 2αφ̇ − β²φ: the value J q̈ must take, nc
   Vector constraint_diagonal;  ///< diag(J M⁻¹ Jᵀ), soft constraints only, nc
   Vector regularization;       ///< soft constraints' R (diagonal), zeros otherwise, nc
@@ -77,6 +77,10 @@ struct KktWorkspace {
 
   /// Sizes the block-form buffers (a no-op after the first call).
   void ensureBlockStorage();
+
+  /// J at the solved state as a dense nc×nq matrix on either path (a copy of `J`, or the sparse
+  /// path's compressed J expanded). Allocates: for tests, diagnostics and small models.
+  Matrix jacobian() const;
 
   // --- rank-deficient solves (KktOptions::rank_deficiency; sized at the first such solve) ---
   Matrix eigen_work;          ///< a copy of J M⁻¹ Jᵀ that the eigen-decomposition destroys, nc×nc
