@@ -71,6 +71,7 @@ accuracy_variant() {
   "$accuracy" "$@" >"$out/accuracy_$name.json" || echo "accuracy $name: our run stopped early (see $out/accuracy_$name.json)"
 }
 accuracy_variant N1000_dt0.0005 --links 1000 --dt 0.0005 --steps 10000
+accuracy_variant N1000_rk4 --links 1000 --integrator rk4
 accuracy_variant N1000_iterations200 --links 1000 --projection-iterations 200
 accuracy_variant N100_dense --links 100 --path dense
 python3 scripts/bench_report.py --results "$out" --docs docs

@@ -72,6 +72,10 @@ int main(int argc, char** argv) {
   std::string csv_path;
   app.add_option("--csv", csv_path, "also write step,kktdae,mujoco relative link errors per step to this file");
   std::string path_name = "auto";
+  std::string integrator_name = "semi_implicit";
+  app.add_option("--integrator", integrator_name, "our fixed-step integrator (MuJoCo always steps with Euler)")
+      ->check(CLI::IsMember({"semi_implicit", "rk4", "euler"}))
+      ->capture_default_str();
   app.add_option("--path", path_name, "KKT and projection linear algebra: auto, dense or sparse")
       ->check(CLI::IsMember({"auto", "dense", "sparse"}))
       ->capture_default_str();
@@ -91,7 +95,7 @@ int main(int argc, char** argv) {
     const PendulumChain chain(params);
 
     SimulationOptions options;
-    options.integrator = Integrator::SemiImplicitEuler;
+    options.integrator = parseIntegrator(integrator_name);
     options.kkt.form = KktForm::Schur;
     options.stabilization = Stabilization::projection();
     options.kkt.path = parseKktPath(path_name);
@@ -156,7 +160,7 @@ int main(int argc, char** argv) {
     doc["dt"] = dt;
     doc["seed"] = seed;
     doc["tilt"] = tilt;
-    doc["kktdae"] = {{"integrator", "semi_implicit"},
+    doc["kktdae"] = {{"integrator", integrator_name},
                      {"form", "schur"},
                      {"path", path_name},
                      {"resolved_path", sparse ? "sparse" : "dense"},
