@@ -1,5 +1,8 @@
 #include "kktdae/stabilization/projection.hpp"
 
+#include <algorithm>
+
+#include "../kkt/symmetric_eigen.hpp"
 #include "kktdae/core/checks.hpp"
 
 namespace kktdae {
@@ -38,10 +41,14 @@ void massWeightedCorrection(const Vector& x, ProjectionWorkspace& ws) {
   }
 }
 
-/// x ← (J M⁻¹ Jᵀ)⁻¹ x with the last factorMetric().
+/// x ← (J M⁻¹ Jᵀ)⁻¹ x (or its pseudo-inverse) with the last factorMetric().
 void solveMetric(Vector& x, ProjectionWorkspace& ws) {
   if (ws.sparse) {
     ws.constraint_space->ldlt.solveInPlace(x);
+  } else if (ws.use_pseudo_inverse) {  // eigenvalues already hold 1/w or 0
+    ws.eigen_coefficients.noalias() = ws.eigenvectors.transpose() * x;
+    ws.eigen_coefficients.array() *= ws.eigenvalues.array();
+    x.noalias() = ws.eigenvectors * ws.eigen_coefficients;
   } else {
     ws.schur_llt.solveInPlace(x);
   }
@@ -54,6 +61,38 @@ bool factorMetricSparse(const ConstrainedSystem& system, ProjectionWorkspace& ws
   ws.inverse_mass_diagonal = ws.mass_diagonal.cwiseInverse();
   ws.constraint_space->assemble(ws.inverse_mass_diagonal, ws.schur_diagonal);
   return ws.constraint_space->ldlt.factorize(true);
+}
+
+/// Under a rank-deficiency policy (the run's KktOptions): Cholesky when J M⁻¹ Jᵀ is healthy (its
+/// pivots' ratio above the threshold), else the policy's answer, the pseudo-inverse by Jacobi
+/// eigen-decomposition (MinimumNorm: the smallest M-weighted correction) or A + εI (Regularize).
+/// Redundant but consistent constraints then project like their non-redundant set.
+bool factorRankDeficient(ProjectionWorkspace& ws) {
+  ws.schur_llt.compute(ws.schur);
+  if (ws.schur_llt.info() == Eigen::Success) {
+    const auto pivots = ws.schur_llt.matrixLLT().diagonal();
+    const double ratio = pivots.minCoeff() / pivots.maxCoeff();
+    if (ratio * ratio > ws.rank_threshold) return true;
+  }
+  if (ws.rank_deficiency == RankDeficiencyPolicy::Regularize) {
+    ws.schur.diagonal().array() += ws.regularization * ws.schur.diagonal().maxCoeff();
+    ws.schur_llt.compute(ws.schur);
+    return ws.schur_llt.info() == Eigen::Success;
+  }
+  if (ws.eigenvalues.size() != ws.nc) {  // first rank-deficient projection: size the buffers
+    ws.eigen_work = Matrix::Zero(ws.nc, ws.nc);
+    ws.eigenvectors = Matrix::Zero(ws.nc, ws.nc);
+    ws.eigenvalues = Vector::Zero(ws.nc);
+    ws.eigen_coefficients = Vector::Zero(ws.nc);
+  }
+  ws.eigen_work = ws.schur;
+  detail::symmetricEigenJacobi(ws.eigen_work, ws.eigenvectors, ws.eigenvalues);
+  const double w_max = ws.eigenvalues.maxCoeff();
+  if (!(w_max > 0.0)) return false;
+  const double threshold = ws.rank_threshold * w_max;
+  for (int i = 0; i < ws.nc; ++i) ws.eigenvalues[i] = ws.eigenvalues[i] > threshold ? 1.0 / ws.eigenvalues[i] : 0.0;
+  ws.use_pseudo_inverse = true;
+  return true;
 }
 
 /// M⁻¹ Jᵀ and the Cholesky factor of J M⁻¹ Jᵀ at (ws.q, t); false when either is not SPD.
@@ -72,8 +111,11 @@ bool factorMetric(const ConstrainedSystem& system, double t, ProjectionWorkspace
     ws.inverse_mass_jt.noalias() = ws.mass_diagonal.cwiseInverse().asDiagonal() * ws.J.transpose();
   }
   ws.schur.noalias() = ws.J * ws.inverse_mass_jt;
+  if (!ws.inverse_mass_jt.allFinite() || !ws.schur.allFinite()) return false;
+  ws.use_pseudo_inverse = false;
+  if (ws.rank_deficiency != RankDeficiencyPolicy::Fail && ws.nc > 0) return factorRankDeficient(ws);
   ws.schur_llt.compute(ws.schur);
-  return ws.schur_llt.info() == Eigen::Success && ws.inverse_mass_jt.allFinite();
+  return ws.schur_llt.info() == Eigen::Success;
 }
 
 /// ‖J q̇ + ∂φ/∂t‖∞ at (ws.q, ws.v); leaves ∂φ/∂t in ws.phi_t and J in ws.J.
@@ -89,6 +131,10 @@ double velocityResidual(const ConstrainedSystem& system, double t, ProjectionWor
 
 ProjectionWorkspace::ProjectionWorkspace(const ConstrainedSystem& system, const KktOptions& kkt)
     : sparse(usesSparsePath(system, kkt)),
+      nc(system.nc()),
+      rank_deficiency(kkt.rank_deficiency),
+      rank_threshold(kkt.rank_tolerance),
+      regularization(kkt.regularization),
       q(system.nq()),
       v(system.nq()),
       phi(system.nc()),

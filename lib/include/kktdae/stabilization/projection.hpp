@@ -45,6 +45,18 @@ struct ProjectionWorkspace {
   /// std::invalid_argument where that does).
   explicit ProjectionWorkspace(const ConstrainedSystem& system, const KktOptions& kkt = {});
   bool sparse = false;  ///< the resolved path
+  int nc = 0;
+  /// The run's KktOptions::rank_deficiency (dense path): under MinimumNorm or Regularize a
+  /// numerically singular J M⁻¹ Jᵀ (Cholesky pivot ratio² ≤ rank_tolerance, not min_rcond) is
+  /// handled by the policy instead of failing, so redundant constraints project. Merely
+  /// ill-conditioned ones (near a kinematic singularity) keep the full Cholesky correction: a
+  /// pseudo-inverse there would leave the constraint uncorrected along the vanishing direction
+  /// (measured on the joint-coordinate four-bar: its branch error doubled).
+  RankDeficiencyPolicy rank_deficiency = RankDeficiencyPolicy::Fail;
+  double rank_threshold = 1e-10, regularization = 1e-8;
+  bool use_pseudo_inverse = false;  ///< the last factorization fell back on the pseudo-inverse
+  Matrix eigen_work, eigenvectors;  ///< pseudo-inverse buffers (sized at first use)
+  Vector eigenvalues, eigen_coefficients;
   Vector q, v, phi, phi_t, mass_diagonal, correction, multiplier;
   Matrix M, J, inverse_mass_jt, schur;  ///< dense path only (empty on the sparse path)
   Eigen::LLT<Matrix> mass_llt, schur_llt;
