@@ -53,11 +53,7 @@ double blockConditionEstimate(KktWorkspace& ws) {
 }
 
 KktResult massNotPositiveDefinite() {
-  KktResult result;
-  result.status = KktStatus::Singular;
-  result.rcond = 0.0;
-  result.message = "mass matrix M is not positive definite (Cholesky failed)";
-  return result;
+  return failedSolve(KktStatus::Singular, 0.0, "mass matrix M is not positive definite (Cholesky failed)");
 }
 
 /// The block form's answer under KktOptions::rank_deficiency. Regularize stays in block form,
@@ -75,25 +71,14 @@ KktResult solveBlockRankDeficient(const Stabilization& stabilization, const KktO
   ws.block_constant_part_ready = false;  // the corner is no longer the constant zero block
   ws.block_lu.compute(ws.block);
   if (!(epsilon > 0.0) || !hasNonZeroPivots(ws)) {
-    KktResult result;
-    result.status = KktStatus::Singular;
-    result.rcond = 0.0;
-    result.message = "[M −Jᵀ; J εI] is singular (ε = " + formatDouble(epsilon) +
-                     "): the constraint rows vanish or the model is not finite";
-    return result;
+    return failedSolve(KktStatus::Singular, 0.0,
+                       "[M −Jᵀ; J εI] is singular (ε = " + formatDouble(epsilon) +
+                           "): the constraint rows vanish or the model is not finite");
   }
   ws.block_solution = ws.block_lu.solve(ws.block_rhs);
   ws.qdd = ws.block_solution.head(ws.nq);
   ws.lambda = ws.block_solution.tail(ws.nc);
-  KktResult result;
-  result.rcond = trigger_rcond;
-  if (!ws.qdd.allFinite() || !ws.lambda.allFinite()) {
-    result.status = KktStatus::NonFinite;
-    result.message = "non-finite solution (q̈ or λ) from the regularized block solve";
-    return result;
-  }
-  result.rank_deficient = true;
-  return result;
+  return acceptedSolve(trigger_rcond, true, -1, ws);
 }
 
 }  // namespace
@@ -130,12 +115,9 @@ KktResult solveBlock(const Stabilization& stabilization, const KktOptions& optio
   const bool has_policy = options.rank_deficiency != RankDeficiencyPolicy::Fail;
   if (!hasNonZeroPivots(ws)) {
     if (has_policy) return solveBlockRankDeficient(stabilization, options, 0.0, ws);
-    KktResult result;
-    result.status = KktStatus::Singular;
-    result.rcond = 0.0;
-    result.offending_rows = dependentConstraintRows(ws.J);
-    result.message = "block KKT matrix is singular (zero pivot in LU): constraint rows are dependent";
-    return result;
+    return failedSolve(KktStatus::Singular, 0.0,
+                       "block KKT matrix is singular (zero pivot in LU): constraint rows are dependent",
+                       dependentConstraintRows(ws.J));
   }
   double rcond = 1.0;
   if (options.estimate_condition) {

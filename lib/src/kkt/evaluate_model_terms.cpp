@@ -7,16 +7,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 namespace kktdae::detail {
 namespace {
 
 KktResult nonFinite(std::string what, std::vector<int> rows) {
-  KktResult result;
-  result.status = KktStatus::NonFinite;
-  result.offending_rows = std::move(rows);
-  result.message = "non-finite " + what;
-  return result;
+  return failedSolve(KktStatus::NonFinite, std::numeric_limits<double>::quiet_NaN(), "non-finite " + what,
+                     std::move(rows));
 }
 
 std::vector<int> nonFiniteSparseRows(const SparseRowMatrix& J) {
@@ -64,11 +62,8 @@ KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVec
     case MassStructure::Diagonal:
       system.massDiagonal(q, ws.mass_diagonal);
       if (ws.nq > 0 && (!(ws.mass_diagonal.minCoeff() > 0.0) || !ws.mass_diagonal.allFinite())) {
-        KktResult result;
-        result.status = KktStatus::Singular;
-        result.rcond = 0.0;
-        result.message = "mass matrix M is not positive definite (a diagonal entry is <= 0 or not finite)";
-        return result;
+        return failedSolve(KktStatus::Singular, 0.0,
+                           "mass matrix M is not positive definite (a diagonal entry is <= 0 or not finite)");
       }
       ws.inverse_mass_diagonal = ws.mass_diagonal.cwiseInverse();
       ws.constant_mass_ready = true;
@@ -120,22 +115,34 @@ KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVec
   return {};
 }
 
-KktResult finishSolve(double rcond, const KktOptions& options, const KktWorkspace& ws) {
+KktResult failedSolve(KktStatus status, double rcond, std::string message, std::vector<int> rows) {
+  KktResult result;
+  result.status = status;
+  result.rcond = rcond;
+  result.offending_rows = std::move(rows);
+  result.message = std::move(message);
+  return result;
+}
+
+KktResult acceptedSolve(double rcond, bool rank_deficient, int rank, const KktWorkspace& ws) {
+  if (!ws.qdd.allFinite() || !ws.lambda.allFinite()) {
+    return failedSolve(KktStatus::NonFinite, rcond, "non-finite solution (q̈ or λ)", nonFiniteRows(ws.lambda));
+  }
   KktResult result;
   result.rcond = rcond;
-  if (!(rcond >= options.min_rcond)) {  // NaN fails too
-    result.status = KktStatus::IllConditioned;
-    result.offending_rows = dependentConstraintRows(ws.J);
-    result.message = "KKT matrix ill-conditioned (rcond " + formatDouble(rcond) + " < min_rcond " +
-                     formatDouble(options.min_rcond) + ")";
-    return result;
-  }
-  if (!ws.qdd.allFinite() || !ws.lambda.allFinite()) {
-    result.status = KktStatus::NonFinite;
-    result.offending_rows = nonFiniteRows(ws.lambda);
-    result.message = "non-finite solution (q̈ or λ)";
-  }
+  result.rank_deficient = rank_deficient;
+  result.rank = rank;
   return result;
+}
+
+KktResult finishSolve(double rcond, const KktOptions& options, const KktWorkspace& ws) {
+  if (!(rcond >= options.min_rcond)) {  // NaN fails too
+    return failedSolve(KktStatus::IllConditioned, rcond,
+                       "KKT matrix ill-conditioned (rcond " + formatDouble(rcond) + " < min_rcond " +
+                           formatDouble(options.min_rcond) + ")",
+                       dependentConstraintRows(ws.J));
+  }
+  return acceptedSolve(rcond, false, -1, ws);
 }
 
 }  // namespace kktdae::detail

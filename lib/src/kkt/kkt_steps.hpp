@@ -38,7 +38,15 @@ KktResult solveRankDeficientConstraintSpace(const KktOptions& options, double tr
 KktResult solveSchurSparse(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws);
 KktResult solveBlockSparse(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws);
 
-/// Shared ending: condition check, then non-finite solution check.
+/// A failed solve: status, rcond, message and the constraint rows to blame.
+KktResult failedSolve(KktStatus status, double rcond, std::string message, std::vector<int> rows = {});
+
+/// The ending of a solve whose conditioning is already settled: NonFinite (naming the rows of λ)
+/// if q̈ or λ is not finite, else Ok with rcond, and rank_deficient / rank as given (a policy's
+/// answer).
+KktResult acceptedSolve(double rcond, bool rank_deficient, int rank, const KktWorkspace& ws);
+
+/// Shared ending: condition check, then acceptedSolve().
 KktResult finishSolve(double rcond, const KktOptions& options, const KktWorkspace& ws);
 
 }  // namespace kktdae::detail

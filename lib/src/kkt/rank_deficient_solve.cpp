@@ -8,20 +8,6 @@
 namespace kktdae::detail {
 namespace {
 
-KktResult rankDeficientResult(double rcond, int rank, const KktWorkspace& ws) {
-  KktResult result;
-  if (!ws.qdd.allFinite() || !ws.lambda.allFinite()) {
-    result.status = KktStatus::NonFinite;
-    result.rcond = rcond;
-    result.message = "non-finite solution (q̈ or λ) from the rank-deficient solve";
-    return result;
-  }
-  result.rcond = rcond;
-  result.rank_deficient = true;
-  result.rank = rank;
-  return result;
-}
-
 /// λ = A⁺ b from A = V diag(w) Vᵀ, eigenvalues at or below max(rank_tolerance, min_rcond) · w_max
 /// dropped: a direction the options call too ill-conditioned to solve is not solved.
 /// Returns the numerical rank; writes the 2-norm rcond w_min⁺ / w_max.
@@ -59,23 +45,20 @@ KktResult solveRankDeficientConstraintSpace(const KktOptions& options, double tr
     double rcond = trigger_rcond;
     const int rank = minimumNormMultipliers(options, ws, rcond);
     accelerationsFromMultipliers(ws);
-    return rankDeficientResult(rcond, rank, ws);
+    return acceptedSolve(rcond, true, rank, ws);
   }
   // Regularize: (A + εI) λ = b, ε relative to A's largest diagonal entry (its scale).
   const double epsilon = options.regularization * ws.schur.diagonal().maxCoeff();
   ws.schur.diagonal().array() += epsilon;
   ws.schur_llt.compute(ws.schur);
   if (ws.schur_llt.info() != Eigen::Success || !(epsilon > 0.0)) {
-    KktResult result;
-    result.status = KktStatus::Singular;
-    result.rcond = 0.0;
-    result.message = "J M⁻¹ Jᵀ + εI is not positive definite (ε = " + formatDouble(epsilon) +
-                     "): the constraint rows vanish or the model is not finite";
-    return result;
+    return failedSolve(KktStatus::Singular, 0.0,
+                       "J M⁻¹ Jᵀ + εI is not positive definite (ε = " + formatDouble(epsilon) +
+                           "): the constraint rows vanish or the model is not finite");
   }
   ws.lambda = ws.schur_llt.solve(ws.schur_rhs);
   accelerationsFromMultipliers(ws);
-  return rankDeficientResult(trigger_rcond, -1, ws);
+  return acceptedSolve(trigger_rcond, true, -1, ws);
 }
 
 }  // namespace kktdae::detail

@@ -4,19 +4,6 @@
 #include "small_schur.hpp"
 
 namespace kktdae::detail {
-namespace {
-
-KktResult breakdown(std::string message, std::vector<int> rows) {
-  KktResult result;
-  result.status = KktStatus::Singular;
-  result.rcond = 0.0;
-  result.offending_rows = std::move(rows);
-  result.message = std::move(message);
-  return result;
-}
-
-}  // namespace
-
 bool formConstraintSpaceSystem(const Stabilization& stabilization, KktWorkspace& ws) {
   if (ws.mass_structure != MassStructure::General) {
     ws.inverse_mass_jt.noalias() = ws.inverse_mass_diagonal.asDiagonal() * ws.J.transpose();
@@ -64,7 +51,7 @@ void accelerationsFromMultipliers(KktWorkspace& ws) {
 KktResult solveSchur(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws) {
   if (KktResult small; solveSchurSmall(stabilization, options, ws, small)) return small;  // nc ≤ 4
   if (!formConstraintSpaceSystem(stabilization, ws)) {
-    return breakdown("mass matrix M is not positive definite (Cholesky failed)", {});
+    return failedSolve(KktStatus::Singular, 0.0, "mass matrix M is not positive definite (Cholesky failed)");
   }
   if (ws.nc == 0) {  // unconstrained: q̈ = M⁻¹ f, nothing to factorize
     if (ws.mass_structure != MassStructure::General) {
@@ -79,8 +66,8 @@ KktResult solveSchur(const Stabilization& stabilization, const KktOptions& optio
   ws.schur_llt.compute(ws.schur);
   if (ws.schur_llt.info() != Eigen::Success) {
     if (has_policy) return solveRankDeficientConstraintSpace(options, 0.0, ws);
-    return breakdown("J M⁻¹ Jᵀ is not positive definite: constraint rows are dependent",
-                     dependentConstraintRows(ws.J));
+    return failedSolve(KktStatus::Singular, 0.0, "J M⁻¹ Jᵀ is not positive definite: constraint rows are dependent",
+                       dependentConstraintRows(ws.J));
   }
   double rcond = 1.0;
   if (options.estimate_condition) {

@@ -9,25 +9,9 @@
 namespace kktdae::detail {
 namespace {
 
+/// failedSolve() naming at most one row (−1: none): what a sparse factorization can point at.
 KktResult sparseFailure(KktStatus status, double rcond, std::string message, int row) {
-  KktResult result;
-  result.status = status;
-  result.rcond = rcond;
-  if (row >= 0) result.offending_rows.push_back(row);
-  result.message = std::move(message);
-  return result;
-}
-
-KktResult sparseFinish(double rcond, bool regularized, const KktWorkspace& ws) {
-  KktResult result;
-  result.rcond = rcond;
-  result.rank_deficient = regularized;
-  if (!ws.qdd.allFinite() || !ws.lambda.allFinite()) {
-    result.status = KktStatus::NonFinite;
-    result.rank_deficient = false;
-    result.message = "non-finite solution (q̈ or λ)";
-  }
-  return result;
+  return failedSolve(status, rcond, std::move(message), row >= 0 ? std::vector<int>{row} : std::vector<int>{});
 }
 
 std::string illConditionedMessage(double rcond, const KktOptions& options) {
@@ -53,7 +37,7 @@ KktResult solveSchurSparse(const Stabilization& stabilization, const KktOptions&
   SparseConstraintSpace& space = *ws.constraint_space;
   if (ws.nc == 0) {
     ws.qdd = ws.force.cwiseQuotient(ws.mass_diagonal);
-    return sparseFinish(1.0, false, ws);
+    return acceptedSolve(1.0, false, -1, ws);
   }
   ws.free_acceleration = ws.inverse_mass_diagonal.cwiseProduct(ws.force);
   space.assemble(ws.inverse_mass_diagonal, ws.constraint_diagonal);
@@ -94,7 +78,7 @@ KktResult solveSchurSparse(const Stabilization& stabilization, const KktOptions&
   ws.qdd.noalias() = space.J.transpose() * ws.lambda;
   ws.qdd += ws.force;
   ws.qdd.array() /= ws.mass_diagonal.array();
-  return sparseFinish(rcond, regularized, ws);
+  return acceptedSolve(rcond, regularized, -1, ws);
 }
 
 KktResult solveBlockSparse(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws) {
@@ -144,7 +128,7 @@ KktResult solveBlockSparse(const Stabilization& stabilization, const KktOptions&
   block.solveInPlace(block.solution);
   ws.qdd = block.solution.head(nq);
   ws.lambda = block.solution.tail(nc);
-  return sparseFinish(rcond, regularized, ws);
+  return acceptedSolve(rcond, regularized, -1, ws);
 }
 
 }  // namespace kktdae::detail

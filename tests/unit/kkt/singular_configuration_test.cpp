@@ -8,6 +8,7 @@
 #include "kktdae/kkt/solve_accelerations.hpp"
 #include "kktdae/models/particle_system.hpp"
 #include "kktdae/simulate/simulate.hpp"
+#include "support/pendulum_reference.hpp"
 
 using namespace kktdae;
 using Catch::Contains;
@@ -39,20 +40,8 @@ State stateAt(const ParticleSystem& system, double theta, double theta_dot) {
   return system.makeState({tip, Eigen::Vector3d(kGround, 0.0, 0.0) + tip}, {rate, rate});
 }
 
-/// θ(t) of θ̈ = −(g/L) cos θ by RK4 at a step far below the runs' (error ~1e-14).
 double exactCrankAngle(double theta, double theta_dot, double t_end) {
-  const int substeps = 20000;
-  const double h = t_end / substeps;
-  auto acceleration = [](double angle) { return -kGravity / kCrank * std::cos(angle); };
-  for (int i = 0; i < substeps; ++i) {
-    const double k1x = theta_dot, k1v = acceleration(theta);
-    const double k2x = theta_dot + 0.5 * h * k1v, k2v = acceleration(theta + 0.5 * h * k1x);
-    const double k3x = theta_dot + 0.5 * h * k2v, k3v = acceleration(theta + 0.5 * h * k2x);
-    const double k4x = theta_dot + h * k3v, k4v = acceleration(theta + h * k3x);
-    theta += h / 6.0 * (k1x + 2 * k2x + 2 * k3x + k4x);
-    theta_dot += h / 6.0 * (k1v + 2 * k2v + 2 * k3v + k4v);
-  }
-  return theta;
+  return testing::pendulumAngle(kGravity / kCrank, theta, theta_dot, t_end);
 }
 
 /// The crank angle of particle B, unwrapped near `near`.

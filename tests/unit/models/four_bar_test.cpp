@@ -11,6 +11,7 @@
 #include <cmath>
 #include <random>
 
+#include "support/pendulum_reference.hpp"
 #include "kktdae/autodiff/dual.hpp"
 #include "kktdae/kkt/solve_accelerations.hpp"
 #include "kktdae/models/four_bar.hpp"
@@ -327,20 +328,9 @@ State parallelogramState(double theta, double theta_dot) {
   return state;
 }
 
-/// θ(t_end) of θ̈ = −(g/a) cos θ by RK4 at 20 000 substeps (its error ~1e-14 over a few seconds).
+/// θ(t_end) of the parallelogram's crank: a pendulum of length a (tests/support).
 double pendulumAngle(const FourBarParams& p, double theta, double theta_dot, double t_end) {
-  const int substeps = 20000;
-  const double h = t_end / substeps;
-  auto acceleration = [&](double angle) { return -p.gravity / p.crank * std::cos(angle); };
-  for (int i = 0; i < substeps; ++i) {
-    const double k1x = theta_dot, k1v = acceleration(theta);
-    const double k2x = theta_dot + 0.5 * h * k1v, k2v = acceleration(theta + 0.5 * h * k1x);
-    const double k3x = theta_dot + 0.5 * h * k2v, k3v = acceleration(theta + 0.5 * h * k2x);
-    const double k4x = theta_dot + h * k3v, k4v = acceleration(theta + h * k3x);
-    theta += h / 6.0 * (k1x + 2 * k2x + 2 * k3x + k4x);
-    theta_dot += h / 6.0 * (k1v + 2 * k2v + 2 * k3v + k4v);
-  }
-  return theta;
+  return testing::pendulumAngle(p.gravity / p.crank, theta, theta_dot, t_end);
 }
 
 /// The parallelogram's exact q̈ at crank angle θ: (−(g/a) cos θ, 0, −(g/a) cos θ), whatever θ̇.
