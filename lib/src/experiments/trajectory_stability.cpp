@@ -64,10 +64,10 @@ struct NormalBlockWorkspace {
         f(uses_variant ? static_cast<const ConstrainedSystem&>(variant_system) : system, options.stabilization,
           options.kkt),
         step_ws(system.nq()),
-        M(system.nq(), system.nq()),
-        J(system.nc(), system.nq()),
         dimension(options.normal_only ? 2 * system.nc() : 2 * system.nq()),
         normal_only(options.normal_only),
+        M(system.nq(), system.nq()),
+        J(system.nc(), system.nq()),
         lift(2 * system.nq(), dimension),
         block(dimension, dimension),
         qdd(system.nq()),
@@ -82,7 +82,7 @@ struct NormalBlockWorkspace {
   StepWorkspace step_ws;
   int dimension;     ///< 2nc (normal part) or 2nq (every perturbation)
   bool normal_only;
-  Matrix M, J, lift, block;
+  Matrix M, J, lift, block;  // after `dimension`: lift and block are sized by it
   Vector qdd, phi, phi_t, y_plus, y_minus;
   State perturbed;
 
@@ -270,10 +270,12 @@ TrajectoryLimit predictStabilityLimit(const ConstrainedSystem& system, const Sta
   run.kkt = options.kkt;
   // A reference run that fails (blows up) counts as growing: its rate is taken over the steps
   // it completed, and a failure is itself the instability the limit bounds.
+  std::string failure;  // the first failed run's message, for a result that finds no limit
   auto evaluate = [&](double x, double& coupling) {
     run.stabilization = Stabilization::fromDampingRatio(options.zeta, x / options.dt);
     const NormalGrowth growth = normalErrorGrowth(system, start, run);
     ++result.evaluations;
+    if (!growth.ok && failure.empty()) failure = growth.message;
     coupling = growth.mean_coupling;
     const double rate = growth.ok ? growth.rate : std::max(growth.rate, std::numeric_limits<double>::max());
     return rate - options.rate_threshold;
@@ -286,7 +288,7 @@ TrajectoryLimit predictStabilityLimit(const ConstrainedSystem& system, const Sta
   result.limit = std::numeric_limits<double>::quiet_NaN();
   if (!(result.rate_at_lower < options.rate_threshold)) {
     result.message = "normal error grows at every gain down to dt*omega = " + formatDouble(lower) + " (rate " +
-                     formatDouble(result.rate_at_lower) + " /s)";
+                     formatDouble(result.rate_at_lower) + " /s)" + (failure.empty() ? "" : "; " + failure);
     return result;
   }
   if (!(result.rate_at_upper > options.rate_threshold)) {
