@@ -3,6 +3,9 @@
 #include <cmath>
 #include <limits>
 
+#include <tuple>
+
+#include "bracket_bisection.hpp"
 #include "kktdae/core/checks.hpp"
 #include "kktdae/stabilization/error_dynamics.hpp"
 
@@ -22,8 +25,8 @@ StabilityBisection bisectStabilityLimit(const ConstrainedSystem& system, const S
                                         const StabilityBisectionOptions& options) {
   options.validate();
   const double closed_form = baumgarteStabilityLimit(options.integrator, options.zeta);
-  double lo = options.lower > 0.0 ? options.lower : 0.5 * closed_form;
-  double hi = options.upper > 0.0 ? options.upper : 1.15 * closed_form;
+  const double lo = options.lower > 0.0 ? options.lower : 0.5 * closed_form;
+  const double hi = options.upper > 0.0 ? options.upper : 1.15 * closed_form;
   if (!(hi > lo)) throwInvalid("upper", "must exceed lower (" + formatDouble(lo) + "), got " + formatDouble(hi));
 
   StabilityMapOptions cell;
@@ -56,20 +59,12 @@ StabilityBisection bisectStabilityLimit(const ConstrainedSystem& system, const S
     result.message = std::string("still stable (") + toString(result.at_upper) + ") at dt*omega = " + formatDouble(hi);
     return result;
   }
-  while (hi - lo > options.tolerance) {
-    const double mid = 0.5 * (lo + hi);
+  std::tie(result.lower, result.upper) = detail::bisectBracket(lo, hi, options.tolerance, [&](double mid) {
     const ErrorBehaviour behaviour = classify(mid);
-    if (stable(behaviour)) {
-      lo = mid;
-      result.at_lower = behaviour;
-    } else {
-      hi = mid;
-      result.at_upper = behaviour;
-    }
-  }
-  result.lower = lo;
-  result.upper = hi;
-  result.limit = 0.5 * (lo + hi);
+    (stable(behaviour) ? result.at_lower : result.at_upper) = behaviour;
+    return stable(behaviour);
+  });
+  result.limit = 0.5 * (result.lower + result.upper);
   result.found = true;
   return result;
 }

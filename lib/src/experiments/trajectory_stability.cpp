@@ -7,6 +7,9 @@
 #include <limits>
 #include <memory>
 
+#include <tuple>
+
+#include "bracket_bisection.hpp"
 #include "constraint_variant_system.hpp"
 #include "kktdae/core/checks.hpp"
 #include "kktdae/integrators/fixed_steppers.hpp"
@@ -302,21 +305,14 @@ TrajectoryLimit predictStabilityLimit(const ConstrainedSystem& system, const Sta
                      formatDouble(result.rate_at_upper) + " /s)";
     return result;
   }
-  double lo = lower, hi = upper;
   result.coupling_at_limit = coupling_lower;
-  while (hi - lo > options.tolerance) {
-    const double mid = 0.5 * (lo + hi);
+  std::tie(result.lower, result.upper) = detail::bisectBracket(lower, upper, options.tolerance, [&](double mid) {
     double coupling = 0.0;
-    if (evaluate(mid, coupling) < 0.0) {
-      lo = mid;
-      result.coupling_at_limit = coupling;
-    } else {
-      hi = mid;
-    }
-  }
-  result.lower = lo;
-  result.upper = hi;
-  result.limit = 0.5 * (lo + hi);
+    const bool decays = evaluate(mid, coupling) < 0.0;
+    if (decays) result.coupling_at_limit = coupling;
+    return decays;
+  });
+  result.limit = 0.5 * (result.lower + result.upper);
   result.found = true;
   return result;
 }

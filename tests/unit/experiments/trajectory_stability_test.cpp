@@ -19,6 +19,25 @@ State stretched(const PendulumChain& chain) {
   return s;
 }
 
+/// The double pendulum's limit at dt = 0.005 over the docs' 20-s runs: predicted (reference at
+/// half the closed-form gain) and measured by bisection, both to `tolerance`.
+std::pair<TrajectoryLimit, StabilityBisection> doublePendulumLimits(Integrator integrator, double tolerance) {
+  const PendulumChain chain(PendulumChainParams::uniform(2));
+  const State start = stretched(chain);
+  TrajectoryLimitOptions predict;
+  predict.integrator = integrator;
+  predict.dt = 0.005;
+  predict.min_steps = 4000;
+  predict.tolerance = tolerance;
+  predict.reference_dt_omega = 0.5 * baumgarteStabilityLimit(integrator, 1.0);
+  StabilityBisectionOptions measure;
+  measure.integrator = integrator;
+  measure.dt = predict.dt;
+  measure.min_steps = predict.min_steps;
+  measure.tolerance = tolerance;
+  return {predictStabilityLimit(chain, start, predict), bisectStabilityLimit(chain, start, measure)};
+}
+
 }  // namespace
 
 TEST_CASE("trajectory stability: on the linear model every step's normal block is errorStepMatrix()",
@@ -71,19 +90,7 @@ TEST_CASE("trajectory stability: the predicted limit on the linear model is the 
 TEST_CASE("trajectory stability: semi-implicit Euler keeps its linear limit on the double pendulum, predicted "
           "and measured",
           "[experiments][errdyn][trajectory]") {
-  const PendulumChain chain(PendulumChainParams::uniform(2));
-  const State start = stretched(chain);
-  TrajectoryLimitOptions predict;
-  predict.integrator = Integrator::SemiImplicitEuler;
-  predict.dt = 0.005;
-  predict.min_steps = 4000;  // 20 s, the docs' runs
-  predict.reference_dt_omega = 0.5 * baumgarteStabilityLimit(predict.integrator, 1.0);
-  const TrajectoryLimit predicted = predictStabilityLimit(chain, start, predict);
-  StabilityBisectionOptions measure;
-  measure.integrator = predict.integrator;
-  measure.dt = predict.dt;
-  measure.min_steps = predict.min_steps;
-  const StabilityBisection measured = bisectStabilityLimit(chain, start, measure);
+  const auto [predicted, measured] = doublePendulumLimits(Integrator::SemiImplicitEuler, 1e-3);
   INFO("predicted " << predicted.limit << " (" << predicted.message << "), measured " << measured.limit << " ("
                     << measured.message << ")");
   REQUIRE(predicted.found);
@@ -99,21 +106,7 @@ TEST_CASE("trajectory stability: RK4 on the double pendulum runs away below the 
   // Jacobian) stay stable up to ~2.75, yet runs at that gain blow up within a second — the
   // motion-driven drift is pumped into energy, a finite-amplitude runaway the linearization
   // cannot see. This pins the finding: if it ever closes, the docs must change.
-  const PendulumChain chain(PendulumChainParams::uniform(2));
-  const State start = stretched(chain);
-  TrajectoryLimitOptions predict;
-  predict.integrator = Integrator::Rk4;
-  predict.dt = 0.005;
-  predict.min_steps = 4000;
-  predict.tolerance = 5e-3;
-  predict.reference_dt_omega = 0.5 * baumgarteStabilityLimit(predict.integrator, 1.0);
-  const TrajectoryLimit predicted = predictStabilityLimit(chain, start, predict);
-  StabilityBisectionOptions measure;
-  measure.integrator = predict.integrator;
-  measure.dt = predict.dt;
-  measure.min_steps = predict.min_steps;
-  measure.tolerance = 5e-3;
-  const StabilityBisection measured = bisectStabilityLimit(chain, start, measure);
+  const auto [predicted, measured] = doublePendulumLimits(Integrator::Rk4, 5e-3);
   INFO("predicted " << predicted.limit << ", measured " << measured.limit);
   REQUIRE(predicted.found);
   REQUIRE(measured.found);
