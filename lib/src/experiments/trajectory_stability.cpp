@@ -17,7 +17,7 @@
 
 namespace kktdae {
 
-const char* toString(NormalBlockVariant variant) {
+std::string_view toString(NormalBlockVariant variant) {
   switch (variant) {
     case NormalBlockVariant::Full: return "full";
     case NormalBlockVariant::FrozenJacobian: return "frozen_jacobian";

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kktdae/core/state.hpp"
@@ -29,7 +30,7 @@ enum class NormalBlockVariant {
 };
 
 /// "full", "frozen_jacobian", "no_gamma", "linear", "decoupled".
-const char* toString(NormalBlockVariant variant);
+std::string_view toString(NormalBlockVariant variant);
 
 struct NormalGrowthOptions {
   Integrator integrator = Integrator::Rk4;  ///< fixed-step only
