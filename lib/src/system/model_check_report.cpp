@@ -63,8 +63,10 @@ std::string ModelFinding::describe() const {
   } else if (row >= 0) {
     text += " entry " + std::to_string(row);
   }
-  text += ": " + std::string(toString(problem)) + ", expected " + formatDouble(expected) + ", got " +
-          formatDouble(got);
+  // NaN as `expected` means "any finite value"; an unwritten entry holds only the sentinel.
+  text += ": " + std::string(toString(problem)) + ", expected " +
+          (std::isnan(expected) ? std::string("a finite value") : formatDouble(expected)) + ", got " +
+          (problem == ModelProblem::Unwritten ? std::string("nothing") : formatDouble(got));
   if (state_index >= 0) {
     text += " at states[" + std::to_string(state_index) + "] (t = " + formatDouble(state.t) +
             ", q = " + formatVector(state.q) + ", v = " + formatVector(state.v) + ")";

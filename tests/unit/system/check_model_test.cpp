@@ -330,7 +330,21 @@ TEST_CASE("checkModel: an asymmetric, an indefinite and a wrongly declared M are
     };
     const ModelFinding f =
         onlyFinding(checkModel(NegativeMass{}, {offManifoldState()}), ModelProblem::MassNotPositiveDefinite, "massMatrix");
-    CHECK(f.got == Approx(-2.0).epsilon(1e-12));
+    CHECK(f.row == 2);  // diagonal as declared: the entry is named
+    CHECK(f.col == 2);
+    CHECK(f.got == -2.0);
+  }
+  SECTION("not positive definite, general M: the smallest eigenvalue") {
+    struct Indefinite final : PlanePendulum {
+      MassStructure massStructure() const override { return MassStructure::General; }
+      void massMatrix(ConstVectorRef, MatrixRef M) const override { M << 1, 2, 0, 2, 1, 0, 0, 0, 1; }
+      double kineticEnergy(ConstVectorRef, ConstVectorRef v) const override {
+        return 0.5 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + 2.0 * v[0] * v[1];
+      }
+    };
+    const ModelFinding f =
+        onlyFinding(checkModel(Indefinite{}, {offManifoldState()}), ModelProblem::MassNotPositiveDefinite, "massMatrix");
+    CHECK(f.got == Approx(-1.0).epsilon(1e-12));  // eigenvalues −1, 1, 3
   }
   SECTION("massDiagonal() inconsistent with massMatrix()") {
     struct TwoMasses final : PlanePendulum {

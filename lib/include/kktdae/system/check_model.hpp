@@ -43,7 +43,7 @@ enum class ModelProblem {
   WritesPastEnd,          ///< the method wrote beyond the documented size of its output
   NonFinite,              ///< a written entry is NaN or ±∞ (also what reading past the end of q or v gives)
   MassAsymmetric,         ///< M(i, j) ≠ M(j, i)
-  MassNotPositiveDefinite,///< M has an eigenvalue ≤ 0 (`got` is the smallest)
+  MassNotPositiveDefinite,///< M has an eigenvalue ≤ 0 (`got` is the smallest; a diagonal M names its entry)
   MassDiagonalMismatch,   ///< massDiagonal() differs from the diagonal of massMatrix()
   MassStructureViolated,  ///< the declared MassStructure is not true
   JacobianMismatch,       ///< J differs from the central difference of φ in q
@@ -64,8 +64,9 @@ struct ModelFinding {
   /// The model method at fault, as declared in ConstrainedSystem ("constraintJacobian", "bias"),
   /// or the size accessor ("nq") for InvalidSize.
   std::string method;
-  /// The entry: the row (the index, for vector outputs) and the column (−1 for vector outputs and
-  /// for findings about the whole output, such as MassNotPositiveDefinite; both −1 for sizes).
+  /// The entry: the row (the index, for vector outputs) and the column (−1 for vector outputs);
+  /// both −1 for findings about the whole output (a general M not positive definite, a kinetic
+  /// energy, an exception) and for sizes.
   /// WritesPastEnd gives the first offset written past the end as `row` (counted from the start
   /// of the output, so row ≥ the output's size).
   int row = -1;
