@@ -62,7 +62,9 @@ std::string_view toString(ModelProblem problem);
 struct ModelFinding {
   ModelProblem problem = ModelProblem::Unwritten;
   /// The model method at fault, as declared in ConstrainedSystem ("constraintJacobian", "bias"),
-  /// or the size accessor ("nq") for InvalidSize.
+  /// the size accessor ("nq") for InvalidSize, "checkDerivatives" for an exception during the
+  /// finite differences, and "constraintJacobianPattern (rows)" or "(cols)" for an output issue
+  /// of one of the pattern's two outputs.
   std::string method;
   /// The entry: the row (the index, for vector outputs) and the column (−1 for vector outputs);
   /// both −1 for findings about the whole output (a general M not positive definite, a kinetic
