@@ -444,17 +444,29 @@ TEST_CASE("checkModel: a kinetic energy that is not 1/2 v'Mv is named", "[system
   CHECK(f.got == kMass * state.v.squaredNorm());
 }
 
-TEST_CASE("checkModel: nu > 0 without inputMap() leaves S unwritten, and it is named", "[system][check_model]") {
-  struct ActuatedWithoutMap final : PlanePendulum {
-    int nu() const override { return 1; }
-  };
-  const ModelCheckReport report = checkModel(ActuatedWithoutMap{}, {offManifoldState()});
-  INFO(report.describe());
-  const std::vector<ModelFinding> found = findingsOf(report, ModelProblem::Unwritten, "inputMap");
-  REQUIRE(found.size() == 3);
-  CHECK(found[0].row == 0);
-  CHECK(found[0].col == 0);
-  CHECK(found[2].col == 2);
+TEST_CASE("checkModel: an input map not written when nu > 0 is named", "[system][check_model]") {
+  SECTION("no override: the default's exception is the finding") {
+    struct ActuatedWithoutMap final : PlanePendulum {
+      int nu() const override { return 1; }
+    };
+    const ModelFinding f = onlyFinding(checkModel(ActuatedWithoutMap{}, {offManifoldState()}), ModelProblem::Threw, "inputMap");
+    CHECK(f.detail.find("inputMap()") != std::string::npos);
+  }
+  SECTION("an override that writes one row of two") {
+    struct HalfMap final : PlanePendulum {
+      int nu() const override { return 2; }
+      void inputMap(ConstVectorRef, double, MatrixRef S) const override { S.row(0) << 1.0, 0.0, 0.0; }
+    };
+    const ModelCheckReport report = checkModel(HalfMap{}, {offManifoldState()});
+    INFO(report.describe());
+    const std::vector<ModelFinding> found = findingsOf(report, ModelProblem::Unwritten, "inputMap");
+    REQUIRE(found.size() == 3);
+    CHECK(found[0].row == 1);
+    CHECK(found[0].col == 0);
+    CHECK(found[2].row == 1);
+    CHECK(found[2].col == 2);
+    CHECK(report.findings.size() == 3);
+  }
 }
 
 TEST_CASE("checkModel: invalid sizes are findings, and nothing is evaluated", "[system][check_model]") {
