@@ -1,5 +1,5 @@
-// kktdae-tutorial: the two models of docs/defining-models.md, each checked against finite
-// differences, solved in both KKT forms and simulated with RK4 and IDA (GGL) in both forms.
+// kktdae-tutorial: the two models of docs/defining-models.md, each checked by checkModel() and
+// against finite differences, solved in both KKT forms and simulated with RK4 and IDA (GGL) in both forms.
 // Prints a table and exits 1 if any check fails, so CI keeps the tutorial honest.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -83,6 +83,15 @@ RunResult simulateAndWatch(const ConstrainedSystem& system, const State& start, 
   return result;
 }
 
+/// Every method of the model at the given states (consistent or not); prints the report.
+void checkWholeModel(const ConstrainedSystem& system, const std::vector<State>& states, Checks& checks) {
+  ModelCheckOptions options;
+  options.check_conservative_bias = true;  // h at rest is gravity alone, the gradient of V
+  const ModelCheckReport report = checkModel(system, states, options);
+  std::printf("%s\n", report.describe().c_str());
+  checks.require(report.ok(), system.name() + ": checkModel found mistakes");
+}
+
 /// J, ∂φ/∂t and γ against central differences at a state, consistent or not.
 void checkModelDerivatives(const ConstrainedSystem& system, const State& state, Checks& checks) {
   const DerivativeCheckReport report = checkDerivatives(system, state.q, state.v, state.t);
@@ -151,9 +160,13 @@ int runTutorial(const Settings& settings) {
   const State bead_at_rest = bead.initialState(theta_star, 0.0);    // riding with the hoop at θ*
   const State bead_released = bead.initialState(/*theta=*/0.2, 0.0);  // near the unstable bottom
 
-  std::printf("Derivative checks and KKT solves at the start\n");
-  checkModelDerivatives(pendulum, pendulum_start, checks);
   const State off_manifold{0.3, Eigen::Vector3d(0.2, -0.4, 0.1), Eigen::Vector3d(0.5, 1.0, -2.0)};
+  std::printf("checkModel at the start and off the manifold\n");
+  checkWholeModel(pendulum, {pendulum_start, off_manifold}, checks);
+  checkWholeModel(bead, {bead_released, off_manifold}, checks);
+
+  std::printf("\nDerivative checks and KKT solves at the start\n");
+  checkModelDerivatives(pendulum, pendulum_start, checks);
   checkModelDerivatives(bead, off_manifold, checks);
 
   // The pendulum: the rod's row gives λ = m (g y − |q̇|²) / L² in closed form.

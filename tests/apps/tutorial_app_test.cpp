@@ -64,6 +64,8 @@ TEST_CASE("tutorial app: both models pass every check in both KKT forms with rk4
   REQUIRE(run.exit_code == 0);
   CHECK_THAT(run.output, Contains("all checks passed"));
   CHECK(countOf(run.output, "CHECK FAILED") == 0);
+  CHECK_THAT(run.output, Contains("checkModel(spherical_pendulum): 2 states, ok"));
+  CHECK_THAT(run.output, Contains("checkModel(bead_on_hoop): 2 states, ok"));
   // 2 forms × 2 integrators; the pendulum watches E and L_y, the bead θ (at θ*) and C.
   CHECK(countOf(run.output, "  ok\n") == 16);
   for (const char* row : {"schur rk4", "block rk4", "schur ida_ggl", "block ida_ggl"}) {

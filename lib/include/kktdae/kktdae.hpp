@@ -38,6 +38,7 @@
 #include "kktdae/stabilization/stabilization.hpp"
 #include "kktdae/system/constrained_system.hpp"
 #include "kktdae/system/derivative_check.hpp"
+#include "kktdae/system/check_model.hpp"
 #include "kktdae/autodiff/dual.hpp"
 #include "kktdae/autodiff/autodiff_constraints.hpp"
 #include "kktdae/autodiff/lagrangian_system.hpp"

@@ -58,3 +58,38 @@ TEST_CASE("derivative check: a model that drops gamma is caught", "[models][deri
   CHECK(report.jacobian_error < kFiniteDifferenceTolerance);
   CHECK(report.bias_error > 0.1);
 }
+
+TEST_CASE("derivative check: the worst entry carries both values, and an unwritten entry is a NaN error",
+          "[models][derivatives]") {
+  const testing::ChainWithoutBias wrong(2);
+  std::mt19937_64 rng(11);
+  const Vector q = randomVector(rng, wrong.nq(), 1.0);
+  const Vector v = randomVector(rng, wrong.nq(), 1.0);
+  const DerivativeCheckReport report = checkDerivatives(wrong, q, v, 0.0);
+  // γ = 0 everywhere, so the worst entry is the row where the true γ is largest, and that true γ
+  // (the correct chain's) is what the difference quotient gives.
+  Vector gamma(wrong.nc());
+  PendulumChain(PendulumChainParams::uniform(2)).constraintBias(q, v, 0.0, gamma);
+  Eigen::Index row = 0;
+  gamma.cwiseAbs().maxCoeff(&row);
+  CHECK(report.bias_worst.row == row);
+  CHECK(report.bias_worst.col == -1);
+  CHECK(report.bias_worst.got == 0.0);
+  CHECK(report.bias_worst.expected == Approx(gamma[row]).epsilon(1e-7));
+  CHECK(report.bias_error == std::abs(report.bias_worst.expected));
+
+  struct ChainForgetsLastRow final : testing::ForwardingChain {
+    ChainForgetsLastRow() : ForwardingChain(2) {}
+    std::string name() const override { return "chain_forgets_last_row"; }
+    void constraintJacobian(ConstVectorRef q_in, double t, MatrixRef J) const override {
+      Matrix full(nc(), nq());
+      chain_.constraintJacobian(q_in, t, full);
+      J.topRows(1) = full.topRows(1);
+    }
+  };
+  const DerivativeCheckReport unwritten = checkDerivatives(ChainForgetsLastRow{}, q, v, 0.0);
+  CHECK(std::isnan(unwritten.jacobian_error));
+  CHECK(unwritten.jacobian_worst.row == 1);
+  CHECK(std::isnan(unwritten.jacobian_worst.got));
+  CHECK(unwritten.worstRelativeError() == std::numeric_limits<double>::infinity());
+}
