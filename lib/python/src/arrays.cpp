@@ -90,6 +90,25 @@ void copyInto(py::handle value, MatrixRef out, const std::string& where, const c
   out = Eigen::Map<const RowMajor>(array.data(), out.rows(), out.cols());
 }
 
+bool tryFastCopy(py::handle value, VectorRef out) {
+  using Exact = py::array_t<double, py::array::c_style>;
+  if (!Exact::check_(value)) return false;
+  const auto array = py::reinterpret_borrow<Exact>(value);
+  if (array.ndim() != 1 || array.shape(0) != out.size()) return false;
+  out = Eigen::Map<const Vector>(array.data(), out.size());
+  return true;
+}
+
+bool tryFastCopy(py::handle value, MatrixRef out) {
+  using Exact = py::array_t<double, py::array::c_style>;
+  if (!Exact::check_(value)) return false;
+  const auto array = py::reinterpret_borrow<Exact>(value);
+  if (array.ndim() != 2 || array.shape(0) != out.rows() || array.shape(1) != out.cols()) return false;
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  out = Eigen::Map<const RowMajor>(array.data(), out.rows(), out.cols());
+  return true;
+}
+
 Eigen::Vector3d toVector3(py::handle value, const std::string& where, const char* name) {
   return toVector(value, 3, where, name);
 }

@@ -27,6 +27,11 @@ void copyInto(py::handle value, VectorRef out, const std::string& where, const c
 Matrix toMatrix(py::handle value, Eigen::Index rows, Eigen::Index cols, const std::string& where, const char* name);
 /// Writes a rows×cols `value` into out (col-major Eigen).
 void copyInto(py::handle value, MatrixRef out, const std::string& where, const char* name);
+/// The per-call fast path of the trampoline: copies `value` into out when it already is a C-ordered
+/// float64 ndarray of out's shape and returns true; returns false, writing nothing, for anything
+/// else (the caller then goes through copyInto(), which converts or names the problem).
+bool tryFastCopy(py::handle value, VectorRef out);
+bool tryFastCopy(py::handle value, MatrixRef out);
 /// A 3-vector (points, directions, forces).
 Eigen::Vector3d toVector3(py::handle value, const std::string& where, const char* name);
 /// A real number; TypeError naming the argument otherwise.

@@ -71,7 +71,14 @@ void defKeywordInit(py::class_<T, Extra...>& type) {
                    throw py::type_error(std::string(py::str(py::type::handle_of(view).attr("__name__"))) +
                                         "() got an unexpected keyword argument '" + key + "'");
                  }
-                 view.attr(key.c_str()) = item.second;
+                 py::object value = py::reinterpret_borrow<py::object>(item.second);
+                 // An enum field given by name: convert here, so an unknown name is the ValueError
+                 // listing the choices (pybind11's implicit conversion would hide it in a TypeError).
+                 const py::object current = view.attr(key.c_str());
+                 if (py::isinstance<py::str>(value) && py::hasattr(current, "label")) {
+                   value = py::type::handle_of(current)(value);
+                 }
+                 view.attr(key.c_str()) = value;
                }
              }
              return made;

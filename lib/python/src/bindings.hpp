@@ -13,5 +13,6 @@ void bindKkt(py::module_& m);            // KKT options, results, solve_kkt
 void bindStabilization(py::module_& m);  // Stabilization, projection, Baumgarte guidance and limits
 void bindIntegrators(py::module_& m);    // Integrator, AdaptiveOptions
 void bindSimulate(py::module_& m);       // SimulationOptions, Summary, Recording, simulate
+void bindExperiments(py::module_& m);    // seed 000's chain comparison
 
 }  // namespace kktdae::python

@@ -30,9 +30,9 @@ void bindKkt(py::module_& m) {
   py::enum_<KktStatus> status(m, "KktStatus", "Outcome of one acceleration solve.");
   addNamedValues(status, valuesUntilUnknown<KktStatus>());
 
-  py::class_<KktOptions> options(m, "KktOptions", "Options of the acceleration (KKT) solve.");
-  defKeywordInit(options);
-  options.def_readwrite("form", &KktOptions::form, "KktForm.SCHUR (J M⁻¹ Jᵀ) or KktForm.BLOCK ([M −Jᵀ; J 0]).")
+  py::class_<KktOptions> options_class(m, "KktOptions", "Options of the acceleration (KKT) solve.");
+  defKeywordInit(options_class);
+  options_class.def_readwrite("form", &KktOptions::form, "KktForm.SCHUR (J M⁻¹ Jᵀ) or KktForm.BLOCK ([M −Jᵀ; J 0]).")
       .def_readwrite("min_rcond", &KktOptions::min_rcond, "A solve with reciprocal condition below this fails.")
       .def_readwrite("estimate_condition", &KktOptions::estimate_condition, "Estimate rcond on every solve.")
       .def_readwrite("rank_deficiency", &KktOptions::rank_deficiency, "RankDeficiencyPolicy when singular.")
@@ -41,7 +41,7 @@ void bindKkt(py::module_& m) {
       .def_readwrite("path", &KktOptions::path, "KktPath: AUTO decides by the model and sparse_min_coordinates.")
       .def_readwrite("sparse_min_coordinates", &KktOptions::sparse_min_coordinates, "AUTO's crossover nq.")
       .def("validate", &KktOptions::validate, "Raises ValueError naming the bad field.");
-  defRepr(options, {"form", "path", "min_rcond", "estimate_condition", "rank_deficiency", "rank_tolerance",
+  defRepr(options_class, {"form", "path", "min_rcond", "estimate_condition", "rank_deficiency", "rank_tolerance",
                     "regularization", "sparse_min_coordinates"});
 
   py::class_<KktSolution> solution(m, "KktSolution", "q̈ and λ of one solve, with its status and the constraint terms.");

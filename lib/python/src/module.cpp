@@ -14,4 +14,5 @@ PYBIND11_MODULE(_kktdae, m) {
   bindSystem(m);
   bindModels(m);
   bindSimulate(m);
+  bindExperiments(m);
 }

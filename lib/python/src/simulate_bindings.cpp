@@ -48,6 +48,8 @@ SimulationResult runSimulation(const ConstrainedSystem& system, const State& ini
                                const py::object& observer, const py::object& controller, bool record) {
   checkStateSizes(system, initial.q, initial.v);
   options.validate();
+  const auto* python_model = dynamic_cast<const PyConstrainedSystem*>(&system);
+  if (python_model) python_model->preflight(initial);
   if (!controller.is_none()) {
     const int nu = system.nu();
     options.controller = [controller, nu](double t, ConstVectorRef q, ConstVectorRef v, VectorRef u) {
@@ -67,8 +69,7 @@ SimulationResult runSimulation(const ConstrainedSystem& system, const State& ini
     }
   };
   // A run that calls no Python releases the GIL, so Python threads can run simulations in parallel.
-  const bool calls_python = dynamic_cast<const PyConstrainedSystem*>(&system) != nullptr || python_observer ||
-                            !controller.is_none();
+  const bool calls_python = python_model != nullptr || python_observer || !controller.is_none();
   SimulationResult result;
   if (calls_python) {
     result.summary = simulate(system, initial, options, observe);

@@ -57,8 +57,8 @@ void bindStabilization(py::module_& m) {
       .def("validate", &ProjectionOptions::validate, "Raises ValueError naming the bad field.");
   defRepr(popt, {"max_iterations", "tolerance"});
 
-  py::class_<ProjectionReport> report(m, "ProjectionReport", "What project_to_manifold did.");
-  report.def_readonly("converged", &ProjectionReport::converged)
+  py::class_<ProjectionReport> report_class(m, "ProjectionReport", "What project_to_manifold did.");
+  report_class.def_readonly("converged", &ProjectionReport::converged)
       .def_readonly("roundoff_limited", &ProjectionReport::roundoff_limited)
       .def_readonly("iterations", &ProjectionReport::iterations)
       .def_readonly("position_correction", &ProjectionReport::position_correction, "‖Δq‖∞")
@@ -68,7 +68,7 @@ void bindStabilization(py::module_& m) {
       .def_readonly("phi_dot_before", &ProjectionReport::phi_dot_before)
       .def_readonly("phi_dot_after", &ProjectionReport::phi_dot_after)
       .def_readonly("message", &ProjectionReport::message, "Why it failed; empty on success.");
-  defRepr(report, {"converged", "iterations", "phi_before", "phi_after", "phi_dot_after", "message"});
+  defRepr(report_class, {"converged", "iterations", "phi_before", "phi_after", "phi_dot_after", "message"});
 
   m.def(
       "project_to_manifold",

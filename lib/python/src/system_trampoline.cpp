@@ -2,7 +2,55 @@
 
 #include "arrays.hpp"
 
+#include <utility>
+#include <vector>
+
 namespace kktdae::python {
+namespace {
+/// The (model, method) calls running on this thread, innermost last: what makes a super() call
+/// from inside a Python method reach the C++ base. Per thread, because Python threads may run
+/// the same model at once and switch inside a method.
+thread_local std::vector<std::pair<const void*, int>> active_calls;
+}  // namespace
+
+py::handle PyConstrainedSystem::self() const {
+  if (!self_) {
+    self_ = py::detail::get_object_handle(static_cast<const ConstrainedSystem*>(this),
+                                          py::detail::get_type_info(typeid(ConstrainedSystem)))
+                .ptr();
+  }
+  return self_;
+}
+
+py::handle PyConstrainedSystem::lookup(Method id, const char* name) const {
+  MethodSlot& slot = methods_[static_cast<std::size_t>(id)];
+  if (!slot.looked_up) {
+    py::object own = py::getattr(py::type::handle_of(self()), name, py::none());
+    py::object base = py::getattr(py::type::of<ConstrainedSystem>(), name, py::none());
+    if (!own.is_none() && !own.is(base)) slot.function = std::move(own);
+    slot.looked_up = true;
+  }
+  if (!slot.function) return {};
+  for (const auto& call : active_calls) {
+    if (call.first == this && call.second == static_cast<int>(id)) return {};
+  }
+  return slot.function;
+}
+
+py::handle PyConstrainedSystem::requiredMethod(Method id, const char* name) const {
+  const py::handle f = lookup(id, name);
+  if (!f) throw py::type_error(where(name) + " is not defined: a ConstrainedSystem subclass must define it");
+  return f;
+}
+
+template <typename... Args>
+py::object PyConstrainedSystem::invoke(Method id, py::handle function, Args&&... args) const {
+  active_calls.emplace_back(this, static_cast<int>(id));
+  struct Pop {
+    ~Pop() { active_calls.pop_back(); }
+  } pop;
+  return function(self(), std::forward<Args>(args)...);
+}
 
 py::function PyConstrainedSystem::override(const char* name) const {
   return py::get_override(static_cast<const ConstrainedSystem*>(this), name);
@@ -12,6 +60,16 @@ std::string PyConstrainedSystem::where(const char* method) const {
   const py::handle self = py::detail::get_object_handle(this, py::detail::get_type_info(typeid(ConstrainedSystem)));
   const std::string type = self ? std::string(py::str(py::type::handle_of(self).attr("__name__"))) : "ConstrainedSystem";
   return type + "." + method;
+}
+
+template <typename Out>
+void PyConstrainedSystem::store(const py::object& value, Out out, const char* method, const char* what) const {
+  if (!tryFastCopy(value, out)) copyInto(value, out, where(method), what);
+}
+
+double PyConstrainedSystem::scalar(const py::object& value, const char* method, const char* what) const {
+  if (PyFloat_CheckExact(value.ptr())) return PyFloat_AS_DOUBLE(value.ptr());
+  return toDouble(value, where(method), what);
 }
 
 py::function PyConstrainedSystem::required(const char* name) const {
@@ -71,11 +129,26 @@ bool PyConstrainedSystem::isTimeDependent() const {
   return cachedFlag(time_dependent_, override("is_time_dependent"), false);
 }
 
+void PyConstrainedSystem::preflight(const State& state) const {
+  const int n = nq(), m = nc(), inputs = nu();
+  Matrix M(n, n), J(m, n), S = Matrix::Zero(inputs, n);
+  Vector h(n), phi(m), phi_t(m), gamma(m);
+  massMatrix(state.q, M);
+  bias(state.q, state.v, state.t, h);
+  inputMap(state.q, state.t, S);
+  constraint(state.q, state.t, phi);
+  constraintJacobian(state.q, state.t, J);
+  constraintTimeDerivative(state.q, state.t, phi_t);
+  constraintBias(state.q, state.v, state.t, gamma);
+  const double energy = totalEnergy(state.q, state.v, state.t);
+  (void)energy;
+}
+
 void PyConstrainedSystem::massMatrix(ConstVectorRef q, MatrixRef M) const {
   {
     py::gil_scoped_acquire gil;
-    if (py::function f = override("mass_matrix")) {
-      copyInto(f(toNumpy(q)), M, where("mass_matrix"), "the returned M");
+    if (const py::handle f = lookup(Method::MassMatrix, "mass_matrix")) {
+      store(invoke(Method::MassMatrix, f, toNumpy(q)), M, "mass_matrix", "the returned M");
       return;
     }
   }
@@ -88,19 +161,21 @@ void PyConstrainedSystem::massMatrix(ConstVectorRef q, MatrixRef M) const {
 
 void PyConstrainedSystem::massDiagonal(ConstVectorRef q, VectorRef d) const {
   py::gil_scoped_acquire gil;
-  copyInto(required("mass_diagonal")(toNumpy(q)), d, where("mass_diagonal"), "the returned diag(M)");
+  const py::handle f = requiredMethod(Method::MassDiagonal, "mass_diagonal");
+  store(invoke(Method::MassDiagonal, f, toNumpy(q)), d, "mass_diagonal", "the returned diag(M)");
 }
 
 void PyConstrainedSystem::bias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef h) const {
   py::gil_scoped_acquire gil;
-  copyInto(required("bias")(toNumpy(q), toNumpy(v), t), h, where("bias"), "the returned h");
+  const py::handle f = requiredMethod(Method::Bias, "bias");
+  store(invoke(Method::Bias, f, toNumpy(q), toNumpy(v), t), h, "bias", "the returned h");
 }
 
 void PyConstrainedSystem::inputMap(ConstVectorRef q, double t, MatrixRef S) const {
   {
     py::gil_scoped_acquire gil;
-    if (py::function f = override("input_map")) {
-      copyInto(f(toNumpy(q), t), S, where("input_map"), "the returned S");
+    if (const py::handle f = lookup(Method::InputMap, "input_map")) {
+      store(invoke(Method::InputMap, f, toNumpy(q), t), S, "input_map", "the returned S");
       return;
     }
   }
@@ -109,19 +184,21 @@ void PyConstrainedSystem::inputMap(ConstVectorRef q, double t, MatrixRef S) cons
 
 void PyConstrainedSystem::constraint(ConstVectorRef q, double t, VectorRef phi) const {
   py::gil_scoped_acquire gil;
-  copyInto(required("constraint")(toNumpy(q), t), phi, where("constraint"), "the returned phi");
+  const py::handle f = requiredMethod(Method::Constraint, "constraint");
+  store(invoke(Method::Constraint, f, toNumpy(q), t), phi, "constraint", "the returned phi");
 }
 
 void PyConstrainedSystem::constraintJacobian(ConstVectorRef q, double t, MatrixRef J) const {
   py::gil_scoped_acquire gil;
-  copyInto(required("constraint_jacobian")(toNumpy(q), t), J, where("constraint_jacobian"), "the returned J");
+  const py::handle f = requiredMethod(Method::ConstraintJacobian, "constraint_jacobian");
+  store(invoke(Method::ConstraintJacobian, f, toNumpy(q), t), J, "constraint_jacobian", "the returned J");
 }
 
 void PyConstrainedSystem::constraintTimeDerivative(ConstVectorRef q, double t, VectorRef phi_t) const {
   {
     py::gil_scoped_acquire gil;
-    if (py::function f = override("constraint_time_derivative")) {
-      copyInto(f(toNumpy(q), t), phi_t, where("constraint_time_derivative"), "the returned phi_t");
+    if (const py::handle f = lookup(Method::ConstraintTimeDerivative, "constraint_time_derivative")) {
+      store(invoke(Method::ConstraintTimeDerivative, f, toNumpy(q), t), phi_t, "constraint_time_derivative", "the returned phi_t");
       return;
     }
   }
@@ -130,15 +207,15 @@ void PyConstrainedSystem::constraintTimeDerivative(ConstVectorRef q, double t, V
 
 void PyConstrainedSystem::constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma) const {
   py::gil_scoped_acquire gil;
-  copyInto(required("constraint_bias")(toNumpy(q), toNumpy(v), t), gamma, where("constraint_bias"),
-           "the returned gamma");
+  const py::handle f = requiredMethod(Method::ConstraintBias, "constraint_bias");
+  store(invoke(Method::ConstraintBias, f, toNumpy(q), toNumpy(v), t), gamma, "constraint_bias", "the returned gamma");
 }
 
 double PyConstrainedSystem::kineticEnergy(ConstVectorRef q, ConstVectorRef v) const {
   {
     py::gil_scoped_acquire gil;
-    if (py::function f = override("kinetic_energy")) {
-      return toDouble(f(toNumpy(q), toNumpy(v)), where("kinetic_energy"), "the returned T");
+    if (const py::handle f = lookup(Method::KineticEnergy, "kinetic_energy")) {
+      return scalar(invoke(Method::KineticEnergy, f, toNumpy(q), toNumpy(v)), "kinetic_energy", "the returned T");
     }
   }
   return ConstrainedSystem::kineticEnergy(q, v);  // ½ vᵀ M v from mass_matrix / mass_diagonal
@@ -146,7 +223,8 @@ double PyConstrainedSystem::kineticEnergy(ConstVectorRef q, ConstVectorRef v) co
 
 double PyConstrainedSystem::potentialEnergy(ConstVectorRef q, double t) const {
   py::gil_scoped_acquire gil;
-  return toDouble(required("potential_energy")(toNumpy(q), t), where("potential_energy"), "the returned V");
+  const py::handle f = requiredMethod(Method::PotentialEnergy, "potential_energy");
+  return scalar(invoke(Method::PotentialEnergy, f, toNumpy(q), t), "potential_energy", "the returned V");
 }
 
 }  // namespace kktdae::python
