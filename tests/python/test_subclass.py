@@ -82,21 +82,22 @@ def test_a_wrong_returned_shape_names_the_method(state):
 
 def test_an_exception_in_a_python_model_ends_the_run_with_a_failed_status_and_keeps_the_recording(state):
     class Failing(PyPendulumChain):
-        calls = 0
-
         def constraint_bias(self, q, v, t):
-            Failing.calls += 1
-            if Failing.calls > 12:  # one preflight call, the initial solve, then 10 steps
-                raise ZeroDivisionError("boom at call 13")
+            if t > 0.0499:  # from the 10th step on (t = 0.005 k)
+                raise ZeroDivisionError(f"boom at t = {t:.3f}")
             return super().constraint_bias(q, v, t)
 
     result = run(Failing(2), state, steps=50)
     assert not result.summary.ok
-    # model_error once issue 14 lands; solver_failure ("run aborted by an exception") before it.
+    # model_error once issue 14 is merged; solver_failure ("run aborted by an exception") before it.
     assert result.summary.status.label in ("model_error", "solver_failure")
-    assert "boom at call 13" in result.summary.message
+    assert "boom at t = 0.050" in result.summary.message
     assert "ZeroDivisionError" in result.summary.message
-    assert len(result.recording) == 11  # the initial state and the 10 steps before the throw
+    # Every state before the throw stays recorded, none after it.
+    rec = result.recording
+    assert len(rec) >= 10
+    assert 0.0449 < rec.t[-1] < 0.0501
+    np.testing.assert_allclose(rec.t, 0.005 * np.arange(len(rec)), atol=1e-12)
 
 
 def test_integer_and_list_returns_are_converted(state, chain):

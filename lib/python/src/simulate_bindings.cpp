@@ -1,6 +1,9 @@
 // kktdae/simulate: options, the run, its Summary and the recording filled inside C++.
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <optional>
+
 #include "arrays.hpp"
 #include "binding_helpers.hpp"
 #include "bindings.hpp"
@@ -36,11 +39,22 @@ Recording toRecording(TrajectoryRecording& recording) {
   return out;
 }
 
+/// The grid steps the options resolve to: gridSteps(t0) where SimulationOptions has it (issue 14:
+/// steps optional, or end_time), else the plain steps field. Both overloads are templates so that
+/// only the one chosen is instantiated, and this file compiles on either side of that change.
+template <typename Options>
+auto gridStepsOf(const Options& options, double t0, int) -> decltype(options.gridSteps(t0)) {
+  return options.gridSteps(t0);
+}
+template <typename Options>
+long gridStepsOf(const Options& options, double, long) {
+  return options.steps;
+}
+
 /// How many states a run observes: the initial one, every observe_every-th grid point and the last.
-/// Reserving them keeps the recording out of the per-step allocations. Reads the step count the
-/// options resolve to (after issue 14: options.gridSteps()).
-long expectedObservations(const SimulationOptions& options) {
-  const long steps = std::max(0L, options.steps);
+/// Reserving them keeps the recording out of the per-step allocations.
+long expectedObservations(const SimulationOptions& options, double t0) {
+  const long steps = std::max(0L, static_cast<long>(gridStepsOf(options, t0, 0)));
   return steps / std::max(1L, options.observe_every) + 2;
 }
 
@@ -59,7 +73,7 @@ SimulationResult runSimulation(const ConstrainedSystem& system, const State& ini
     };
   }
   std::optional<TrajectoryRecording> recording;
-  if (record) recording.emplace(system, expectedObservations(options));
+  if (record) recording.emplace(system, expectedObservations(options, initial.t));
   const bool python_observer = !observer.is_none();
   const Observer observe = [&](double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) {
     if (recording) recording->observe(t, q, v, lambda);
