@@ -10,6 +10,7 @@ packages=(
   catch2 libspdlog-dev libcli11-dev nlohmann-json3-dev
   gnuplot-nox
   libbenchmark-dev libmujoco-dev
+  python3-dev python3-venv python3-numpy python3-pytest python3-matplotlib pybind11-dev
 )
 
 missing=()

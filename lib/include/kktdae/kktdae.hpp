@@ -24,6 +24,7 @@
 #include "kktdae/metrics/chain_trace.hpp"
 #include "kktdae/metrics/constraint_trace.hpp"
 #include "kktdae/metrics/energy_drift.hpp"
+#include "kktdae/metrics/trajectory_recording.hpp"
 #include "kktdae/models/circle_mass.hpp"
 #include "kktdae/models/pendulum_chain.hpp"
 #include "kktdae/models/point_on_plane.hpp"

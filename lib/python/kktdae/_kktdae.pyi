@@ -1,0 +1,488 @@
+"""Type stub of kktdae's extension module (written by hand to match lib/python/src/*_bindings.cpp;
+docstrings live in the module itself: help(kktdae.simulate))."""
+from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+ArrayLike = npt.ArrayLike
+Array = npt.NDArray[np.float64]
+
+class _Enum:
+    """pybind11 enums: members by name, int(), .name, .value, and .label (the library's name)."""
+    name: str
+    value: int
+    label: str
+    def __init__(self, label: Union[str, int]) -> None: ...
+    def __int__(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+# --- core -------------------------------------------------------------------------------------
+class State:
+    t: float
+    q: Array  # read-only copy, shape (nq,)
+    v: Array  # read-only copy, shape (nq,)
+    def __init__(self, q: ArrayLike, v: Optional[ArrayLike] = None, t: float = 0.0) -> None: ...
+    def copy(self) -> State: ...
+
+# --- integrators ------------------------------------------------------------------------------
+class Integrator(_Enum):
+    EULER: Integrator
+    SEMI_IMPLICIT: Integrator
+    RK4: Integrator
+    CVODE_BDF: Integrator
+    CVODE_ADAMS: Integrator
+    IDA_INDEX1: Integrator
+    IDA_GGL: Integrator
+    convergence_order: int
+    is_adaptive: bool
+
+def all_integrators() -> List[Integrator]: ...
+
+class NewtonLinearSolver(_Enum):
+    AUTO: NewtonLinearSolver
+    DENSE: NewtonLinearSolver
+    SPARSE: NewtonLinearSolver
+    KRYLOV: NewtonLinearSolver
+
+class AdaptiveOptions:
+    rtol: float
+    atol: float
+    atol_per_component: Array
+    ggl_multiplier_atol: float
+    max_step: float
+    max_steps: int
+    initial_step: float
+    stop_at_outputs: bool
+    linear_solver: NewtonLinearSolver
+    krylov_dimension: int
+    def __init__(self, **fields: object) -> None: ...
+    def validate(self, nq: int) -> None: ...
+
+# --- stabilization ----------------------------------------------------------------------------
+class SoftConstraint:
+    timeconst: float
+    dampratio: float
+    dmin: float
+    dmax: float
+    width: float
+    midpoint: float
+    power: float
+    def __init__(self, **fields: object) -> None: ...
+    def impedance(self, violation: float) -> float: ...
+    def validate(self) -> None: ...
+
+class Stabilization:
+    class Kind(_Enum):
+        NONE: Stabilization.Kind
+        BAUMGARTE: Stabilization.Kind
+        SOFT: Stabilization.Kind
+    kind: Stabilization.Kind
+    alpha: float
+    beta: float
+    soft: SoftConstraint
+    project_after_step: bool
+    def __init__(self, **fields: object) -> None: ...
+    @staticmethod
+    def none() -> Stabilization: ...
+    @staticmethod
+    def baumgarte(alpha: float, beta: float) -> Stabilization: ...
+    @staticmethod
+    def from_damping_ratio(zeta: float, omega_n: float) -> Stabilization: ...
+    @staticmethod
+    def critical(omega: float) -> Stabilization: ...
+    @staticmethod
+    def projection() -> Stabilization: ...
+    @staticmethod
+    def soft_constraint(parameters: SoftConstraint = ...) -> Stabilization: ...
+    def validate(self) -> None: ...
+    def describe(self) -> str: ...
+
+class ProjectionOptions:
+    max_iterations: int
+    tolerance: float
+    def __init__(self, **fields: object) -> None: ...
+    def validate(self) -> None: ...
+
+class ProjectionReport:
+    converged: bool
+    roundoff_limited: bool
+    iterations: int
+    position_correction: float
+    velocity_correction: float
+    phi_before: float
+    phi_after: float
+    phi_dot_before: float
+    phi_dot_after: float
+    message: str
+
+def project_to_manifold(system: ConstrainedSystem, state: State,
+                        options: ProjectionOptions = ...) -> Tuple[State, ProjectionReport]: ...
+
+class BaumgarteRecommendation:
+    stabilization: Stabilization
+    omega: float
+    dt_omega: float
+    dt_omega_limit: float
+    reasoning: str
+
+def recommend_baumgarte(integrator: Union[Integrator, str], dt: float, zeta: float = 1.0,
+                        safety: float = 0.0) -> BaumgarteRecommendation: ...
+def baumgarte_stability_limit(integrator: Union[Integrator, str], zeta: float) -> float: ...
+def error_step_spectral_radius(integrator: Union[Integrator, str], dt: float, alpha: float, beta: float) -> float: ...
+def error_step_matrix(integrator: Union[Integrator, str], dt: float, alpha: float, beta: float) -> Array: ...
+def baumgarte_error_at(alpha: float, beta: float, e0: float, e_dot0: float, t: float) -> Tuple[float, float]: ...
+
+# --- kkt --------------------------------------------------------------------------------------
+class KktForm(_Enum):
+    SCHUR: KktForm
+    BLOCK: KktForm
+
+class KktPath(_Enum):
+    AUTO: KktPath
+    DENSE: KktPath
+    SPARSE: KktPath
+
+class RankDeficiencyPolicy(_Enum):
+    FAIL: RankDeficiencyPolicy
+    MINIMUM_NORM: RankDeficiencyPolicy
+    REGULARIZE: RankDeficiencyPolicy
+
+class KktStatus(_Enum):
+    OK: KktStatus
+    SINGULAR: KktStatus
+    ILL_CONDITIONED: KktStatus
+    NON_FINITE: KktStatus
+
+class KktOptions:
+    form: KktForm
+    min_rcond: float
+    estimate_condition: bool
+    rank_deficiency: RankDeficiencyPolicy
+    rank_tolerance: float
+    regularization: float
+    path: KktPath
+    sparse_min_coordinates: int
+    def __init__(self, **fields: object) -> None: ...
+    def validate(self) -> None: ...
+
+class KktSolution:
+    status: KktStatus
+    ok: bool
+    rcond: float
+    message: str
+    offending_rows: List[int]
+    rank_deficient: bool
+    qdd: Array
+    lam: Array
+    phi: Array
+    phi_dot: Array
+    gamma: Array
+    jacobian: Array
+
+def solve_kkt(system: ConstrainedSystem, q: ArrayLike, v: ArrayLike, t: float = 0.0, u: Optional[ArrayLike] = None,
+              stabilization: Stabilization = ..., options: KktOptions = ...) -> KktSolution: ...
+
+# --- system -----------------------------------------------------------------------------------
+class MassStructure(_Enum):
+    GENERAL: MassStructure
+    DIAGONAL: MassStructure
+    CONSTANT_DIAGONAL: MassStructure
+
+class ConstrainedSystem:
+    """Subclass it in Python: define nq, nc, bias, constraint, constraint_jacobian, constraint_bias,
+    potential_energy and mass_matrix (or mass_structure + mass_diagonal); call super().__init__()."""
+    def __init__(self) -> None: ...
+    def name(self) -> str: ...
+    def nq(self) -> int: ...
+    def nc(self) -> int: ...
+    def nu(self) -> int: ...
+    def mass_structure(self) -> MassStructure: ...
+    def is_time_dependent(self) -> bool: ...
+    def bias_depends_on_state(self) -> bool: ...
+    def mass_matrix(self, q: ArrayLike) -> Array: ...
+    def mass_diagonal(self, q: ArrayLike) -> Array: ...
+    def bias(self, q: ArrayLike, v: ArrayLike, t: float = 0.0) -> Array: ...
+    def input_map(self, q: ArrayLike, t: float = 0.0) -> Array: ...
+    def constraint(self, q: ArrayLike, t: float = 0.0) -> Array: ...
+    def constraint_jacobian(self, q: ArrayLike, t: float = 0.0) -> Array: ...
+    def constraint_time_derivative(self, q: ArrayLike, t: float = 0.0) -> Array: ...
+    def constraint_bias(self, q: ArrayLike, v: ArrayLike, t: float = 0.0) -> Array: ...
+    def kinetic_energy(self, q: ArrayLike, v: ArrayLike) -> float: ...
+    def potential_energy(self, q: ArrayLike, t: float = 0.0) -> float: ...
+    def total_energy(self, q: ArrayLike, v: ArrayLike, t: float = 0.0) -> float: ...
+    def jacobian_non_zeros(self) -> int: ...
+
+class DerivativeCheckReport:
+    jacobian_error: float
+    jacobian_scale: float
+    time_derivative_error: float
+    bias_error: float
+    bias_scale: float
+    mass_asymmetry: float
+    sparse_jacobian_error: float
+    def worst_relative_error(self) -> float: ...
+    def describe(self) -> str: ...
+
+def check_derivatives(system: ConstrainedSystem, q: ArrayLike, v: ArrayLike, t: float = 0.0,
+                      relative_step: float = 6e-6) -> DerivativeCheckReport: ...
+
+# --- models -----------------------------------------------------------------------------------
+class PendulumChainParams:
+    masses: List[float]
+    lengths: List[float]
+    gravity: float
+    pivot: Array
+    def __init__(self, **fields: object) -> None: ...
+    @staticmethod
+    def uniform(links: int, mass: float = 1.0, length: float = 1.0) -> PendulumChainParams: ...
+    def validate(self) -> None: ...
+
+class PendulumChain(ConstrainedSystem):
+    links: int
+    params: PendulumChainParams
+    def __init__(self, params_or_links: Union[PendulumChainParams, int], mass: float = 1.0,
+                 length: float = 1.0) -> None: ...
+    def initial_state(self, tilt: float) -> State: ...
+    def link_length_violation(self, q: ArrayLike) -> float: ...
+    def energy_scale(self) -> float: ...
+    def tip(self, q: ArrayLike) -> Array: ...
+
+class CircleMassParams:
+    mass: float
+    gravity: float
+    radius: float
+    def __init__(self, **fields: object) -> None: ...
+    def validate(self) -> None: ...
+
+class CircleMass(ConstrainedSystem):
+    params: CircleMassParams
+    def __init__(self, params: CircleMassParams = ...) -> None: ...
+    def initial_state(self, x0_over_radius: float = 1.01) -> State: ...
+
+class PointOnPlaneParams:
+    dimension: int
+    mass: float
+    gravity: float
+    normal: Array
+    offset: float
+    def __init__(self, **fields: object) -> None: ...
+    def validate(self) -> None: ...
+
+class PointOnPlane(ConstrainedSystem):
+    params: PointOnPlaneParams
+    def __init__(self, params: PointOnPlaneParams = ...) -> None: ...
+    def off_manifold_state(self, e0: float, edot0: float, sliding: float = 0.0) -> State: ...
+
+class FourBarBranch(_Enum):
+    OPEN: FourBarBranch
+    CROSSED: FourBarBranch
+
+class FourBarParams:
+    ground: float
+    crank: float
+    coupler: float
+    rocker: float
+    mass_b: float
+    mass_c: float
+    mass_p: float
+    point_along: float
+    point_normal: float
+    gravity: float
+    def __init__(self, **fields: object) -> None: ...
+    def validate(self) -> None: ...
+
+class FourBar(ConstrainedSystem):
+    params: FourBarParams
+    def __init__(self, params: FourBarParams = ...) -> None: ...
+
+def assemble_four_bar(params: FourBarParams, crank_angle: float, branch: FourBarBranch = ...) -> Array: ...
+def four_bar_state(params: FourBarParams, crank_angle: float, crank_rate: float, branch: FourBarBranch = ...,
+                   t: float = 0.0) -> State: ...
+def four_bar_twin(params: FourBarParams) -> ParticleSystemParams: ...
+
+class SliderCrankBranch(_Enum):
+    RIGHT: SliderCrankBranch
+    LEFT: SliderCrankBranch
+
+class SliderCrankParams:
+    crank: float
+    rod: float
+    offset: float
+    mass_b: float
+    mass_slider: float
+    mass_p: float
+    point_along: float
+    point_normal: float
+    gravity: float
+    def __init__(self, **fields: object) -> None: ...
+    def validate(self) -> None: ...
+
+class SliderCrank(ConstrainedSystem):
+    params: SliderCrankParams
+    def __init__(self, params: SliderCrankParams = ...) -> None: ...
+
+def assemble_slider_crank(params: SliderCrankParams, crank_angle: float, branch: SliderCrankBranch = ...) -> Array: ...
+def slider_crank_state(params: SliderCrankParams, crank_angle: float, crank_rate: float,
+                       branch: SliderCrankBranch = ..., t: float = 0.0) -> State: ...
+def slider_crank_twin(params: SliderCrankParams, slider_force: float = 0.0) -> ParticleSystemParams: ...
+
+class PointRef:
+    class Kind(_Enum):
+        PARTICLE: PointRef.Kind
+        ANCHOR: PointRef.Kind
+    kind: PointRef.Kind
+    index: int
+    @staticmethod
+    def particle(index: int) -> PointRef: ...
+    @staticmethod
+    def anchor(index: int) -> PointRef: ...
+
+class DistanceConstraintSpec:
+    a: PointRef
+    b: PointRef
+    length: float
+    def __init__(self, a: PointRef, b: PointRef, length: float = 1.0) -> None: ...
+
+class LineConstraintSpec:
+    particle: int
+    point: Array
+    direction: Array
+    def __init__(self, particle: int = 0, point: Optional[ArrayLike] = None,
+                 direction: Optional[ArrayLike] = None) -> None: ...
+
+class ParticleSpec:
+    mass: float
+    force: Array
+    def __init__(self, mass: float = 1.0, force: Optional[ArrayLike] = None) -> None: ...
+
+class ParticleSystemParams:
+    dimension: int
+    gravity: float
+    particles: List[ParticleSpec]
+    anchors: List[Array]
+    distances: List[DistanceConstraintSpec]
+    lines: List[LineConstraintSpec]
+    def __init__(self, **fields: object) -> None: ...
+    @staticmethod
+    def from_pendulum_chain(chain: PendulumChainParams) -> ParticleSystemParams: ...
+    def validate(self) -> None: ...
+
+class ParticleSystem(ConstrainedSystem):
+    dimension: int
+    particles: int
+    params: ParticleSystemParams
+    def __init__(self, params: ParticleSystemParams) -> None: ...
+    def position(self, q: ArrayLike, index: int) -> Array: ...
+    def make_state(self, positions: Iterable[ArrayLike], velocities: Optional[Iterable[ArrayLike]] = None,
+                   t: float = 0.0) -> State: ...
+
+# --- simulate ---------------------------------------------------------------------------------
+class RunStatus(_Enum):
+    NOT_RUN: RunStatus
+    SUCCESS: RunStatus
+    KKT_FAILURE: RunStatus
+    NON_FINITE_STATE: RunStatus
+    SOLVER_FAILURE: RunStatus
+    INIT_FAILURE: RunStatus
+    PROJECTION_FAILURE: RunStatus
+
+class Summary:
+    status: RunStatus
+    message: str
+    integrator: Integrator
+    form: KktForm
+    sparse: bool
+    linear_solver: str
+    steps: int
+    outputs: int
+    kkt_solves: int
+    rhs_evaluations: int
+    jacobian_evaluations: int
+    linear_solver_setups: int
+    error_test_failures: int
+    convergence_failures: int
+    last_step: float
+    projections: int
+    projection_iterations: int
+    max_position_correction: float
+    max_velocity_correction: float
+    notes: str
+    t_final: float
+    failed_step: int
+    wall_seconds: float
+    max_phi_inf: float
+    max_phi_dot_inf: float
+    final_phi_inf: float
+    final_phi_dot_inf: float
+    min_rcond: float
+    rank_deficient_solves: int
+    min_constraint_rank: int
+    ok: bool
+    def brief_report(self) -> str: ...
+    def __bool__(self) -> bool: ...
+
+class SimulationOptions:
+    integrator: Integrator
+    dt: float
+    steps: int
+    observe_every: int
+    adaptive: AdaptiveOptions
+    projection: ProjectionOptions
+    project_initial_state: bool
+    stabilization: Stabilization
+    kkt: KktOptions
+    def __init__(self, **fields: object) -> None: ...
+    def validate(self) -> None: ...
+
+class Recording:
+    t: Array          # (n,)
+    q: Array          # (n, nq)
+    v: Array          # (n, nq)
+    lam: Array        # (n, nc)
+    violation: Array  # (n,) ‖φ‖∞
+    energy: Array     # (n,) T + V
+    def __len__(self) -> int: ...
+
+class SimulationResult:
+    summary: Summary
+    recording: Optional[Recording]
+    def raise_on_failure(self) -> SimulationResult: ...
+
+def simulate(system: ConstrainedSystem, initial: State, options: SimulationOptions = ...,
+             observer: Optional[Callable[[float, Array, Array, Array], object]] = None,
+             controller: Optional[Callable[[float, Array, Array], ArrayLike]] = None,
+             record: bool = True) -> SimulationResult: ...
+
+# --- experiments ------------------------------------------------------------------------------
+class ChainMode:
+    name: str
+    stabilization: Stabilization
+    def __init__(self, name: str, stabilization: Stabilization) -> None: ...
+
+class ChainRunMetrics:
+    max_violation: float
+    final_violation: float
+    energy_rel_max: float
+    tip_final: Array
+    samples: int
+
+class ChainTrace:
+    t: Array
+    violation: Array
+    energy: Array
+    tip_x: Array
+    tip_y: Array
+    def __len__(self) -> int: ...
+
+class ChainModeResult:
+    name: str
+    stabilization: Stabilization
+    summary: Summary
+    metrics: ChainRunMetrics
+    trace: ChainTrace
+    diverged: bool
+
+def run_chain_comparison(chain: PendulumChain, initial: State, modes: Sequence[ChainMode],
+                         options: SimulationOptions, record_trace: bool = False) -> List[ChainModeResult]: ...

@@ -1,0 +1,105 @@
+#pragma once
+// Small templates every binding file uses: enums named after the library's toString() (so a value
+// added in C++ reaches Python without a binding edit), keyword construction of options structs,
+// and reprs built from a struct's fields.
+#include <pybind11/pybind11.h>
+
+#include <cctype>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kktdae::python {
+namespace py = pybind11;
+
+/// "semi_implicit" → "SEMI_IMPLICIT", "ill-conditioned" → "ILL_CONDITIONED".
+inline std::string memberName(std::string_view name) {
+  std::string member;
+  for (char c : name) member += c == '-' || c == ' ' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return member;
+}
+
+/// Adds one member per value, named memberName(toString(value)), and lets the enum be built from
+/// (and compared through) the library's names: Integrator("rk4").
+template <typename Enum, typename Values>
+py::enum_<Enum>& addNamedValues(py::enum_<Enum>& type, const Values& values) {
+  std::vector<Enum> members(std::begin(values), std::end(values));
+  for (const Enum value : members) type.value(memberName(toString(value)).c_str(), value);
+  const std::string enum_name = py::str(type.attr("__name__"));
+  type.def(py::init([members, enum_name](const std::string& text) {
+             std::string choices;
+             for (const Enum value : members) {
+               const std::string label(toString(value));
+               if (text == label || text == memberName(label)) return value;
+               choices += (choices.empty() ? "" : ", ") + label;
+             }
+             throw py::value_error(enum_name + ": unknown value '" + text + "'; choose one of: " + choices);
+           }),
+           py::arg("label"), "The value the library names `label` (as toString() spells it).");
+  py::implicitly_convertible<py::str, Enum>();
+  type.def_property_readonly(
+      "label", [](Enum value) { return std::string(toString(value)); },
+      "The library's name for this value, as the apps' flags and files spell it.");
+  return type;
+}
+
+/// The values 0, 1, … of an enum whose toString() answers "unknown" past its last value: the
+/// enum's members without a list to keep up to date when the library adds one.
+template <typename Enum>
+std::vector<Enum> valuesUntilUnknown() {
+  std::vector<Enum> values;
+  for (int i = 0; i < 256; ++i) {
+    const auto value = static_cast<Enum>(i);
+    if (std::string_view(toString(value)) == "unknown") break;
+    values.push_back(value);
+  }
+  return values;
+}
+
+/// `Options(field=value, ...)`: default-constructs T, then assigns each keyword through the bound
+/// property (so its checks apply). An unknown keyword is a TypeError naming it.
+template <typename T, typename... Extra>
+void defKeywordInit(py::class_<T, Extra...>& type) {
+  type.def(py::init([](const py::kwargs& fields) {
+             auto made = std::make_unique<T>();
+             if (fields.size() > 0) {
+               py::object view = py::cast(made.get(), py::return_value_policy::reference);
+               for (const auto& item : fields) {
+                 const std::string key = py::str(item.first);
+                 if (key.empty() || key[0] == '_' || !py::hasattr(view, key.c_str())) {
+                   throw py::type_error(std::string(py::str(py::type::handle_of(view).attr("__name__"))) +
+                                        "() got an unexpected keyword argument '" + key + "'");
+                 }
+                 py::object value = py::reinterpret_borrow<py::object>(item.second);
+                 // An enum field given by name: convert here, so an unknown name is the ValueError
+                 // listing the choices (pybind11's implicit conversion would hide it in a TypeError).
+                 const py::object current = view.attr(key.c_str());
+                 if (py::isinstance<py::str>(value) && py::hasattr(current, "label")) {
+                   value = py::type::handle_of(current)(value);
+                 }
+                 view.attr(key.c_str()) = value;
+               }
+             }
+             return made;
+           }),
+           "Default values, then each keyword assigned to the field of the same name.");
+}
+
+/// "TypeName(a=1, b=2)" from the listed attributes, each through Python's repr().
+inline std::string reprOf(py::handle self, const std::vector<const char*>& fields) {
+  std::string text = std::string(py::str(py::type::handle_of(self).attr("__name__"))) + "(";
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0) text += ", ";
+    text += std::string(fields[i]) + "=" + std::string(py::repr(self.attr(fields[i])));
+  }
+  return text + ")";
+}
+
+/// Binds __repr__ listing `fields`.
+template <typename Class>
+void defRepr(Class& type, std::vector<const char*> fields) {
+  type.def("__repr__", [fields](py::handle self) { return reprOf(self, fields); });
+}
+
+}  // namespace kktdae::python

@@ -1,0 +1,18 @@
+#pragma once
+// What the binding files share: one bind function per layer (each in its own translation unit, so
+// an edit recompiles one file), called in this order from module.cpp.
+#include <pybind11/pybind11.h>
+
+namespace kktdae::python {
+namespace py = pybind11;
+
+void bindCore(py::module_& m);           // State
+void bindSystem(py::module_& m);         // ConstrainedSystem (subclassable), check_derivatives
+void bindModels(py::module_& m);         // the shipped models and their parameters
+void bindKkt(py::module_& m);            // KKT options, results, solve_kkt
+void bindStabilization(py::module_& m);  // Stabilization, projection, Baumgarte guidance and limits
+void bindIntegrators(py::module_& m);    // Integrator, AdaptiveOptions
+void bindSimulate(py::module_& m);       // SimulationOptions, Summary, Recording, simulate
+void bindExperiments(py::module_& m);    // seed 000's chain comparison
+
+}  // namespace kktdae::python

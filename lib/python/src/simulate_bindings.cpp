@@ -1,0 +1,201 @@
+// kktdae/simulate: options, the run, its Summary and the recording filled inside C++.
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "arrays.hpp"
+#include "binding_helpers.hpp"
+#include "bindings.hpp"
+#include "kktdae/metrics/trajectory_recording.hpp"
+#include "kktdae/simulate/simulate.hpp"
+#include "kktdae/simulate/summary.hpp"
+#include "system_trampoline.hpp"
+
+namespace kktdae::python {
+namespace {
+
+/// The recorded series as numpy arrays (moved out of the C++ buffers, not copied).
+struct Recording {
+  py::object t, q, v, lambda, violation, energy;
+  long size = 0;
+};
+
+struct SimulationResult {
+  Summary summary;
+  py::object recording = py::none();
+};
+
+Recording toRecording(TrajectoryRecording& recording) {
+  Recording out;
+  const py::ssize_t n = recording.size();
+  out.size = recording.size();
+  out.t = adopt(std::move(recording.times()), {n});
+  out.q = adopt(std::move(recording.positions()), {n, recording.nq()});
+  out.v = adopt(std::move(recording.velocities()), {n, recording.nq()});
+  out.lambda = adopt(std::move(recording.multipliers()), {n, recording.nc()});
+  out.violation = adopt(std::move(recording.violations()), {n});
+  out.energy = adopt(std::move(recording.energies()), {n});
+  return out;
+}
+
+/// The grid steps the options resolve to: gridSteps(t0) where SimulationOptions has it (issue 14:
+/// steps optional, or end_time), else the plain steps field. Both overloads are templates so that
+/// only the one chosen is instantiated, and this file compiles on either side of that change.
+template <typename Options>
+auto gridStepsOf(const Options& options, double t0, int) -> decltype(options.gridSteps(t0)) {
+  return options.gridSteps(t0);
+}
+template <typename Options>
+long gridStepsOf(const Options& options, double, long) {
+  return options.steps;
+}
+
+/// How many states a run observes: the initial one, every observe_every-th grid point and the last.
+/// Reserving them keeps the recording out of the per-step allocations.
+long expectedObservations(const SimulationOptions& options, double t0) {
+  const long steps = std::max(0L, static_cast<long>(gridStepsOf(options, t0, 0)));
+  return steps / std::max(1L, options.observe_every) + 2;
+}
+
+SimulationResult runSimulation(const ConstrainedSystem& system, const State& initial, SimulationOptions options,
+                               const py::object& observer, const py::object& controller, bool record) {
+  checkStateSizes(system, initial.q, initial.v);
+  options.validate();
+  const auto* python_model = dynamic_cast<const PyConstrainedSystem*>(&system);
+  if (python_model) python_model->preflight(initial);
+  if (!controller.is_none()) {
+    const int nu = system.nu();
+    options.controller = [controller, nu](double t, ConstVectorRef q, ConstVectorRef v, VectorRef u) {
+      py::gil_scoped_acquire gil;
+      copyInto(controller(t, toNumpy(q), toNumpy(v)), u, "simulate: controller", "the returned u");
+      (void)nu;
+    };
+  }
+  std::optional<TrajectoryRecording> recording;
+  if (record) recording.emplace(system, expectedObservations(options, initial.t));
+  const bool python_observer = !observer.is_none();
+  const Observer observe = [&](double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) {
+    if (recording) recording->observe(t, q, v, lambda);
+    if (python_observer) {
+      py::gil_scoped_acquire gil;
+      observer(t, toNumpy(q), toNumpy(v), toNumpy(lambda));
+    }
+  };
+  // A run that calls no Python releases the GIL, so Python threads can run simulations in parallel.
+  const bool calls_python = python_model != nullptr || python_observer || !controller.is_none();
+  SimulationResult result;
+  if (calls_python) {
+    result.summary = simulate(system, initial, options, observe);
+  } else {
+    py::gil_scoped_release release;
+    result.summary = simulate(system, initial, options, observe);
+  }
+  if (recording) result.recording = py::cast(toRecording(*recording));
+  return result;
+}
+
+void bindSummary(py::module_& m) {
+  py::enum_<RunStatus> status(m, "RunStatus", "How a run ended; only SUCCESS is a success.");
+  addNamedValues(status, valuesUntilUnknown<RunStatus>());
+
+  py::class_<Summary> summary(m, "Summary", "What a run reports: status, message, counters, violations, wall time.");
+  summary.def(py::init<>())
+      .def_readonly("status", &Summary::status, "RunStatus")
+      .def_readonly("message", &Summary::message, "What happened, where and when, in words.")
+      .def_readonly("integrator", &Summary::integrator, "The integrator that ran.")
+      .def_readonly("form", &Summary::form, "The KKT form used.")
+      .def_readonly("sparse", &Summary::sparse, "The KKT solves took the sparse path.")
+      .def_readonly("linear_solver", &Summary::linear_solver, "The Newton linear solver that ran, if any.")
+      .def_readonly("steps", &Summary::steps, "Steps completed (fixed, or the adaptive solver's own).")
+      .def_readonly("outputs", &Summary::outputs, "States observed, the initial one included.")
+      .def_readonly("kkt_solves", &Summary::kkt_solves)
+      .def_readonly("rhs_evaluations", &Summary::rhs_evaluations)
+      .def_readonly("jacobian_evaluations", &Summary::jacobian_evaluations)
+      .def_readonly("linear_solver_setups", &Summary::linear_solver_setups)
+      .def_readonly("error_test_failures", &Summary::error_test_failures)
+      .def_readonly("convergence_failures", &Summary::convergence_failures)
+      .def_readonly("last_step", &Summary::last_step, "The last step size [s].")
+      .def_readonly("projections", &Summary::projections)
+      .def_readonly("projection_iterations", &Summary::projection_iterations)
+      .def_readonly("max_position_correction", &Summary::max_position_correction)
+      .def_readonly("max_velocity_correction", &Summary::max_velocity_correction)
+      .def_readonly("notes", &Summary::notes, "Fallbacks and initial projections, in words.")
+      .def_readonly("t_final", &Summary::t_final, "Time of the last good state [s].")
+      .def_readonly("failed_step", &Summary::failed_step, "The step that failed (0: the initial state; −1: none).")
+      .def_readonly("wall_seconds", &Summary::wall_seconds)
+      .def_readonly("max_phi_inf", &Summary::max_phi_inf, "max ‖φ‖∞ over the run")
+      .def_readonly("max_phi_dot_inf", &Summary::max_phi_dot_inf, "max ‖φ̇‖∞ over the run")
+      .def_readonly("final_phi_inf", &Summary::final_phi_inf)
+      .def_readonly("final_phi_dot_inf", &Summary::final_phi_dot_inf)
+      .def_readonly("min_rcond", &Summary::min_rcond, "Worst KKT condition estimate seen.")
+      .def_readonly("rank_deficient_solves", &Summary::rank_deficient_solves, "Counted rank-deficiency warnings.")
+      .def_readonly("min_constraint_rank", &Summary::min_constraint_rank)
+      .def_property_readonly("ok", &Summary::ok, "status == RunStatus.SUCCESS")
+      .def("brief_report", &Summary::briefReport, "One line: status, steps, solves, violations, wall time.")
+      .def("__bool__", &Summary::ok, "True when the run succeeded.")
+      .def("__repr__", [](const Summary& s) { return "<Summary " + s.briefReport() + ">"; });
+}
+
+void bindOptions(py::module_& m) {
+  py::class_<SimulationOptions> options(m, "SimulationOptions",
+                                        "What simulate() runs: integrator, step, length, stabilization, solver options.\n"
+                                        "SimulationOptions(integrator='rk4', dt=0.005, steps=4000, ...) sets fields by name.");
+  defKeywordInit(options);
+  options.def_readwrite("integrator", &SimulationOptions::integrator, "Integrator (or its name).")
+      .def_readwrite("dt", &SimulationOptions::dt, "Fixed step [s] > 0, or the adaptive integrators' output spacing.")
+      .def_readwrite("steps", &SimulationOptions::steps, "Number of steps (output intervals for adaptive ones).")
+      .def_readwrite("observe_every", &SimulationOptions::observe_every,
+                     "Observe (and record) every k-th grid point, plus the first and last states.")
+      .def_readwrite("adaptive", &SimulationOptions::adaptive, "AdaptiveOptions of the SUNDIALS integrators.")
+      .def_readwrite("projection", &SimulationOptions::projection, "ProjectionOptions of every projection.")
+      .def_readwrite("project_initial_state", &SimulationOptions::project_initial_state,
+                     "Project the initial state onto the manifold first.")
+      .def_readwrite("stabilization", &SimulationOptions::stabilization, "Stabilization of the constraint row.")
+      .def_readwrite("kkt", &SimulationOptions::kkt, "KktOptions of the acceleration solve.")
+      .def("validate", &SimulationOptions::validate, "Raises ValueError naming the bad field and value.");
+  defRepr(options, {"integrator", "dt", "steps", "observe_every", "stabilization", "kkt"});
+}
+
+}  // namespace
+
+void bindSimulate(py::module_& m) {
+  bindSummary(m);
+  bindOptions(m);
+
+  py::class_<Recording>(m, "Recording",
+                        "One row per observed state, filled inside C++ (no Python call per step): t (n,), q (n, nq),\n"
+                        "v (n, nq), lam (n, nc), violation = ‖φ‖∞ (n,), energy = T + V (n,).")
+      .def_readonly("t", &Recording::t, "Times [s], shape (n,).")
+      .def_readonly("q", &Recording::q, "Coordinates, shape (n, nq).")
+      .def_readonly("v", &Recording::v, "Velocities, shape (n, nq).")
+      .def_readonly("lam", &Recording::lambda, "Multipliers λ, shape (n, nc).")
+      .def_readonly("violation", &Recording::violation, "‖φ(q, t)‖∞, shape (n,).")
+      .def_readonly("energy", &Recording::energy, "Total energy T + V [J], shape (n,).")
+      .def("__len__", [](const Recording& r) { return r.size; })
+      .def("__repr__", [](const Recording& r) { return "<Recording of " + std::to_string(r.size) + " states>"; });
+
+  py::class_<SimulationResult>(m, "SimulationResult", "What simulate() returns: the Summary and the Recording (or None).")
+      .def_readonly("summary", &SimulationResult::summary)
+      .def_readonly("recording", &SimulationResult::recording)
+      .def("__repr__", [](const SimulationResult& r) {
+        return "<SimulationResult " + r.summary.briefReport() +
+               (r.recording.is_none() ? "" : ", " + std::string(py::repr(r.recording))) + ">";
+      });
+
+  m.def("simulate", &runSimulation, py::arg("system"), py::arg("initial"), py::arg("options") = SimulationOptions{},
+        py::arg("observer") = py::none(), py::arg("controller") = py::none(), py::arg("record") = true,
+        R"doc(Integrates `system` from `initial` with `options` and returns a SimulationResult.
+
+With record=True (the default) the states observed (the first, every options.observe_every-th and the
+last) are recorded inside C++ into numpy arrays: result.recording.t, q, v, lam, violation, energy.
+observer(t, q, v, lam), if given, is called from C++ at the same states (arrays are copies).
+controller(t, q, v) -> u (shape (nu,)) gives the inputs. A run that calls no Python (a shipped model,
+no observer, no controller) releases the GIL.
+
+Numerical trouble ends the run with a failed summary.status and message, keeping everything recorded so
+far; it never raises for it. Raises ValueError for invalid options or wrong state sizes, and whatever a
+Python model, observer or controller raises.)doc");
+}
+
+}  // namespace kktdae::python
