@@ -173,6 +173,7 @@ int run(const SweepFlags& flags) {
   });
   auto pollStop = [&]() {
     if (root && g_stop) {
+      journal.seal();
       reportMissing(flags, dir, plan);
       std::_Exit(1);  // the worker threads are mid-run: nothing of theirs is left to save
     }
@@ -188,7 +189,10 @@ int run(const SweepFlags& flags) {
     } catch (const std::exception& error) {
       std::fprintf(stderr, "kktdae-sweep (rank %d): error: %s\n", rank, error.what());
     }
-    if (root) reportMissing(flags, dir, plan);
+    if (root) {
+      journal.seal();
+      reportMissing(flags, dir, plan);
+    }
     abortRanks(1);
   }
   waitForAllRanks(pollStop);

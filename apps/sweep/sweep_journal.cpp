@@ -53,11 +53,17 @@ void JournalWriter::append(const SweepRow& row, const std::string& key) {
   line["results"] = row.results;
   const std::string text = line.dump() + "\n";
   const std::lock_guard<std::mutex> lock(mutex_);
+  if (sealed_) return;
   // Flushed to the kernel per row: a killed process keeps every row written before it died.
   if (std::fwrite(text.data(), 1, text.size(), file_) != text.size() || std::fflush(file_) != 0) {
     throw std::runtime_error("cannot write the journal " + path_.string() + ": " + std::strerror(errno));
   }
   if (++written_ == kill_after_) std::raise(SIGKILL);
+}
+
+void JournalWriter::seal() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  sealed_ = true;
 }
 
 JournalContents readJournals(const std::filesystem::path& dir, const SweepPlan& plan) {

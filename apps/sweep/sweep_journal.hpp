@@ -31,6 +31,9 @@ class JournalWriter {
 
   /// Writes `row` with its run key; throws std::runtime_error if the write or flush fails.
   void append(const SweepRow& row, const std::string& key);
+  /// Writes nothing more: append() returns at once from now on. Rank 0 seals its journal before
+  /// counting the rows of a stopped job, so the count it reports is the journals' final one.
+  void seal();
 
  private:
   std::filesystem::path path_;
@@ -38,6 +41,7 @@ class JournalWriter {
   int rank_ = 0;
   int attempt_ = 1;
   long written_ = 0;
+  bool sealed_ = false;
   long kill_after_ = -1;  ///< test hook, see docs/parallel-sweeps.md
   std::mutex mutex_;
 };

@@ -99,7 +99,7 @@ std::string summaryTable(const SweepPlan& plan, const std::vector<SweepRow>& row
   std::sort(outcomes.begin(), outcomes.end());
   std::string header_label;
   for (const std::string& name : choice_names) header_label += (header_label.empty() ? "" : " ") + name;
-  if (header_label.empty()) header_label = "runs";
+  if (header_label.empty()) header_label = "group";
   std::size_t width = header_label.size();
   for (const std::string& group : groups) width = std::max(width, group.size());
 
