@@ -10,6 +10,7 @@ packages=(
   catch2 libspdlog-dev libcli11-dev nlohmann-json3-dev
   gnuplot-nox
   libbenchmark-dev libmujoco-dev
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()
