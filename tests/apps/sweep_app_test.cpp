@@ -31,6 +31,19 @@ std::filesystem::path writeSweepFile(const std::string& name, const std::string&
   return path;
 }
 
+struct SweepRun {
+  std::filesystem::path dir;
+  AppRun run;
+};
+
+/// Writes `text` as a sweep file and runs the app on it with `flags`, into a fresh directory.
+SweepRun runSweepText(const std::string& name, const std::string& text, const std::string& flags = "") {
+  SweepRun result;
+  result.dir = freshOutputDir("sweep_" + name);
+  result.run = runApp(kSweep, shellQuoted(writeSweepFile(name, text)) + " " + flags + " --out " + shellQuoted(result.dir));
+  return result;
+}
+
 /// The small example on `threads` threads, into a fresh directory.
 std::filesystem::path threadedRun(const std::string& name, const std::string& threads) {
   const auto dir = freshOutputDir(name);
@@ -115,10 +128,8 @@ TEST_CASE("sweep app: a sweep file with an unknown key, a wrong type or an empty
 TEST_CASE("sweep app: options the library refuses for one run make that run an 'invalid' row, and the sweep goes on",
           "[apps][sweep]") {
   // The circle has no sparse J: forcing the sparse path is refused by the library for that run only.
-  const auto file = writeSweepFile("invalid_row", R"({"model": "circle", "fixed": {"steps": 50},
+  const auto [dir, run] = runSweepText("invalid_row", R"({"model": "circle", "fixed": {"steps": 50},
       "runs": [{"path": "dense"}, {"path": "sparse"}, {"path": "auto"}]})");
-  const auto dir = freshOutputDir("sweep_invalid_row");
-  const AppRun run = runApp(kSweep, shellQuoted(file) + " --out " + shellQuoted(dir));
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   const nlohmann::json runs = readJson(dir / "sweep.json")["runs"];
@@ -135,12 +146,10 @@ TEST_CASE("sweep app: options the library refuses for one run make that run an '
 }
 
 TEST_CASE("sweep app: ranges expand as documented (inclusive integer steps, linear and log counts)", "[apps][sweep]") {
-  const auto file = writeSweepFile("ranges", R"({"model": "circle", "measure": "stability",
+  const auto [dir, run] = runSweepText("ranges", R"({"model": "circle", "measure": "stability",
       "fixed": {"x0": 1.01, "min_steps": 10, "horizon": 0.05},
       "axes": {"dt": {"from": 0.001, "to": 0.03, "count": 3, "spacing": "log"},
                "omega": {"from": 10, "to": 30, "step": 10}}})");
-  const auto dir = freshOutputDir("sweep_ranges");
-  const AppRun run = runApp(kSweep, shellQuoted(file) + " --out " + shellQuoted(dir));
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   const nlohmann::json runs = readJson(dir / "sweep.json")["runs"];
@@ -153,16 +162,14 @@ TEST_CASE("sweep app: ranges expand as documented (inclusive integer steps, line
   CHECK(runs[8]["params"]["dt"] == 0.03);
   CHECK(runs[3]["params"]["dt"].get<double>() == Approx(std::sqrt(0.001 * 0.03)).epsilon(1e-14));
   for (const nlohmann::json& cell : runs) {
-    CHECK(cell["e0"].get<double>() == Approx(0.0201).epsilon(1e-12));  // ½((1.01 L)² − L²), L = 1 m
+    CHECK(cell["e0"].get<double>() == Approx(0.0201).epsilon(1e-12));  // the circle's φ = |q|² − L² at x0 = 1.01 L, L = 1 m
   }
 }
 
 TEST_CASE("sweep app: errors against a reference fall as RK4's fourth order predicts", "[apps][sweep]") {
-  const auto file = writeSweepFile("reference", R"({"model": "chain", "fixed": {"links": 2, "tilt": 0.1, "horizon": 1},
+  const auto [dir, run] = runSweepText("reference", R"({"model": "chain", "fixed": {"links": 2, "tilt": 0.1, "horizon": 1},
       "axes": {"integrator": ["rk4"], "dt": [0.02, 0.01, 0.005]},
-      "reference": {"integrator": "ida_ggl", "dt": 0.01, "rtol": 1e-12, "atol": 1e-14}})");
-  const auto dir = freshOutputDir("sweep_reference");
-  const AppRun run = runApp(kSweep, shellQuoted(file) + " --threads 2 --out " + shellQuoted(dir));
+      "reference": {"integrator": "ida_ggl", "dt": 0.01, "rtol": 1e-12, "atol": 1e-14}})", "--threads 2");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   const nlohmann::json runs = readJson(dir / "sweep.json")["runs"];
