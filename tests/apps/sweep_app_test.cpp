@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,28 @@ void requireSameFiles(const std::filesystem::path& expected, const std::filesyst
     REQUIRE(!bytes.empty());
     CHECK(readFile(actual / file) == bytes);
   }
+}
+
+/// A CSV without quoted fields as header name → column of fields.
+std::map<std::string, std::vector<std::string>> csvColumns(const std::string& csv) {
+  std::vector<std::vector<std::string>> lines;
+  std::stringstream in(csv);
+  std::string line;
+  while (std::getline(in, line)) {
+    lines.emplace_back(1);
+    for (char c : line) {
+      if (c == ',') {
+        lines.back().emplace_back();
+      } else {
+        lines.back().back() += c;
+      }
+    }
+  }
+  std::map<std::string, std::vector<std::string>> columns;
+  for (std::size_t row = 1; row < lines.size(); ++row) {
+    for (std::size_t k = 0; k < lines[0].size() && k < lines[row].size(); ++k) columns[lines[0][k]].push_back(lines[row][k]);
+  }
+  return columns;
 }
 
 long countLines(const std::string& text) { return static_cast<long>(std::count(text.begin(), text.end(), '\n')); }
@@ -180,6 +204,37 @@ TEST_CASE("sweep app: errors against a reference fall as RK4's fourth order pred
     INFO("dt " << runs[i]["params"]["dt"] << ": error ratio per halving " << ratio);
     CHECK(ratio > 12.0);  // 2⁴ = 16 in the asymptotic range
     CHECK(ratio < 20.0);
+  }
+}
+
+TEST_CASE("sweep app: the chapter's seeds as a sweep file give kktdae-constraints --seeds's metrics digit for digit",
+          "[apps][sweep]") {
+  const auto seeds_dir = freshOutputDir("sweep_vs_constraints_seeds");
+  const AppRun seeds = runApp(KKTDAE_CONSTRAINTS_APP, "--seeds 0-3 --steps 300 --no-rerun --out " + shellQuoted(seeds_dir));
+  INFO(seeds.output);
+  REQUIRE(seeds.exit_code == 0);
+  // chapter-seeds.json with four seeds and 300 steps: seed outer, stabilization inner.
+  const auto [dir, run] = runSweepText("vs_constraints", R"({"model": "chain",
+      "fixed": {"links": 2, "integrator": "semi_implicit", "dt": 0.005, "steps": 300, "omega": 20, "zeta": 1},
+      "axes": {"seed": {"from": 0, "to": 3, "step": 1}, "stabilization": ["none", "baumgarte"]}})");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  auto chapter = csvColumns(readFile(seeds_dir / "seeds.csv"));
+  auto swept = csvColumns(readFile(dir / "sweep.csv"));
+  REQUIRE(chapter["seed"].size() == 4);
+  REQUIRE(swept["seed"].size() == 8);
+  for (std::size_t s = 0; s < 4; ++s) {
+    for (std::size_t mode = 0; mode < 2; ++mode) {
+      const std::size_t row = 2 * s + mode;
+      const std::string prefix = mode == 0 ? "none_" : "baumgarte_";
+      INFO("seed " << s << " " << prefix);
+      CHECK(swept["seed"][row] == chapter["seed"][s]);
+      CHECK(swept["stabilization"][row] + "_" == prefix);
+      CHECK(swept["max_link_error"][row] == chapter[prefix + "max_violation"][s]);
+      CHECK(swept["final_link_error"][row] == chapter[prefix + "final_violation"][s]);
+      CHECK(swept["energy_rel_max"][row] == chapter[prefix + "energy_rel_max"][s]);
+      CHECK(swept["steps"][row] == chapter[prefix + "steps_completed"][s]);
+    }
   }
 }
 
