@@ -90,7 +90,7 @@ long countLines(const std::string& text) { return static_cast<long>(std::count(t
 
 }  // namespace
 
-TEST_CASE("sweep app: 1 and 2 threads write byte-identical sweep.csv and sweep.json; failed runs are rows",
+TEST_CASE("sweep app: 1 and 2 threads write byte-identical sweep.csv and sweep.json, and failed runs are rows",
           "[apps][sweep]") {
   const auto serial = threadedRun("sweep_threads1", "1");
   const auto parallel = threadedRun("sweep_threads2", "2");
@@ -298,7 +298,7 @@ TEST_CASE("sweep app under MPI: -np 1, 2 and 3 write the threaded run's sweep.cs
 }
 
 TEST_CASE("sweep app under MPI: a rank killed mid-sweep fails the job with the missing count and the resume "
-          "command; --resume on another rank count gives the same bytes",
+          "command, and --resume on another rank count gives the same bytes",
           "[apps][sweep][mpi]") {
   const auto threaded = threadedRun("sweep_mpi_kill_reference", "1");
   const auto dir = freshOutputDir("sweep_mpi_killed");
