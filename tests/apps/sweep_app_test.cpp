@@ -238,6 +238,26 @@ TEST_CASE("sweep app: the chapter's seeds as a sweep file give kktdae-constraint
   }
 }
 
+TEST_CASE("sweep app: errdyn's stability map as a sweep file gives kktdae-errdyn's cells", "[apps][sweep]") {
+  const auto errdyn_dir = freshOutputDir("errdyn_for_sweep_test");
+  const AppRun errdyn = runApp(KKTDAE_ERRDYN_APP, "--map-points 4 --no-limits --out " + shellQuoted(errdyn_dir));
+  INFO(errdyn.output);
+  REQUIRE(errdyn.exit_code == 0);
+  // errdyn-map-circle.json on errdyn's grid with 4 points per axis.
+  const auto [dir, run] = runSweepText("vs_errdyn", R"({"model": "circle", "measure": "stability",
+      "fixed": {"x0": 1.01, "integrator": "semi_implicit", "zeta": 1, "horizon": 2, "min_steps": 400},
+      "axes": {"dt": {"from": 0.001, "to": 0.03, "count": 4, "spacing": "log"},
+               "omega": {"from": 5, "to": 3000, "count": 4, "spacing": "log"}}})");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  auto map = csvColumns(readFile(errdyn_dir / "map_semi_implicit_circle.csv"));
+  auto swept = csvColumns(readFile(dir / "sweep.csv"));
+  REQUIRE(map["dt"].size() == 16);
+  CHECK(swept["dt"] == map["dt"]);
+  CHECK(swept["omega"] == map["omega"]);
+  CHECK(swept["behaviour"] == map["behaviour"]);
+}
+
 TEST_CASE("sweep app: a killed threaded job keeps its journal, refuses a fresh start there, and --resume finishes "
           "it to the uninterrupted bytes",
           "[apps][sweep]") {
