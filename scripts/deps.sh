@@ -11,6 +11,7 @@ packages=(
   gnuplot-nox
   libbenchmark-dev libmujoco-dev
   python3-dev python3-venv python3-numpy python3-pytest python3-matplotlib pybind11-dev
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()
