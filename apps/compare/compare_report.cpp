@@ -228,7 +228,7 @@ void writeCompareJson(RunDirectory& dir, const CompareRun& run) {
                           {"alpha", options.stabilization.alpha},
                           {"beta", options.stabilization.beta}};
   doc["timing_repeats"] = options.timing_repeats;
-  doc["timing_note"] = "the wall times are in timing.json and timing.csv; every number here is reproducible";
+  doc["timing_note"] = "measured times are in timing.json and timing.csv; every number here is reproducible";
 
   nlohmann::json reference;
   reference["integrator"] = "ida_ggl";

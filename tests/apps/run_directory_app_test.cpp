@@ -119,3 +119,34 @@ TEST_CASE("run directory: SIGTERM while a plot renders exits 143", "[apps][run_d
   CHECK(manifest["status"] == "interrupted");
   checkManifestMatches(dir, manifest);
 }
+
+TEST_CASE("run directory: on a full disk a truncated plot is not published and the run fails",
+          "[apps][run_directory][full_disk]") {
+  if (!gnuplotOnPath()) {
+    WARN("gnuplot is not on the PATH: no plot to truncate");
+    return;
+  }
+  // A 160 kB tmpfs holds circle.csv (112 kB) and the JSON files but not phi.png (47 kB) too.
+  const auto mount_point = freshOutputDir("full_disk");
+  std::filesystem::create_directories(mount_point);
+  if (std::system(("mount -t tmpfs -o size=160k tmpfs '" + mount_point.string() + "' 2>/dev/null").c_str()) != 0) {
+    WARN("cannot mount a small tmpfs here (needs root): the full-disk case is not exercised");
+    return;
+  }
+  struct Unmount {
+    std::filesystem::path path;
+    ~Unmount() { std::system(("umount '" + path.string() + "'").c_str()); }
+  } unmount{mount_point};
+  const auto dir = mount_point / "run";
+  const AppRun run = runApp(kCircle, "--out '" + dir.string() + "'");
+  INFO(run.output);
+  CHECK(run.exit_code == 1);
+  CHECK_THAT(run.output, Contains("is not a whole PNG"));
+  CHECK_THAT(run.output, !Contains("plot: "));
+  CHECK(!std::filesystem::exists(dir / "phi.png"));
+  CHECK(temporariesIn(dir).empty());
+  const auto manifest = readJson(dir / "manifest.json");
+  CHECK(manifest["status"] == "failed");
+  CHECK_THAT(manifest["message"].get<std::string>(), Contains("phi.png"));
+  checkManifestMatches(dir, manifest);
+}
