@@ -2,8 +2,10 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <new>
 
 #include "common/exit_codes.hpp"
@@ -72,7 +74,7 @@ std::string sizeFlags(const ConstraintsRun& run) {
   return "--links " + std::to_string(run.links) + " --steps " + std::to_string(run.steps);
 }
 
-/// Peak memory of a run [bytes], measured with /usr/bin/time (docs/apps.md, "Memory"): the sparse
+/// Peak memory of a run [bytes], measured with /usr/bin/time (README "Memory"): the sparse
 /// path about 1.9 kB per link (Schur) and 2.7 kB (block), the dense path about 80 bytes per
 /// link², and with the recording about 170 bytes per step and mode (the trace and its CSV text).
 /// Rounded up so that the estimate errs on the side of refusing.
@@ -97,11 +99,21 @@ void requireFiniteTimes(const ConstraintsRun& run) {
   }
 }
 
-/// Exit code and manifest for a run that ended: interrupted wins over a failed plot.
-int finishRun(RunDirectory& dir, RunOutcome outcome, const std::string& message) {
+/// Writes the manifest, prints what the run wrote (every file, with its size), then the table
+/// last, where a user's eye lands after the build's output; returns the exit code. Interrupted
+/// wins over a failed plot.
+int finishRun(RunDirectory& dir, RunOutcome outcome, const std::string& message,
+              const std::vector<std::string>& notes, const std::string& table) {
   if (interrupted()) outcome = RunOutcome::Interrupted;
   dir.finish(outcome, outcome == RunOutcome::Interrupted && message.empty() ? "interrupted by a signal" : message);
-  std::printf("manifest: %s (%s)\n", dir.file(kManifestName).c_str(), toString(outcome));
+  for (const std::string& note : notes) std::printf("%s\n", note.c_str());
+  std::printf("files written to %s (manifest.json: %s):\n", dir.path().c_str(), toString(outcome));
+  std::vector<std::string> names = dir.published();
+  names.emplace_back(kManifestName);
+  for (const std::string& name : names) {
+    std::printf("  %-18s %12ju bytes\n", name.c_str(), static_cast<std::uintmax_t>(std::filesystem::file_size(dir.file(name))));
+  }
+  std::fputs(table.c_str(), stdout);
   return exitCodeFor(outcome);
 }
 
@@ -133,12 +145,9 @@ int runSeeds(ConstraintsRun& run, const PendulumChain& chain) {
       parallel);
   const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
-  std::fputs(formatSeedTable(run, runs, threads).c_str(), stdout);
   writeSeedRows(run, runs);
   writeSeedTiming(run, runs, threads, wall_seconds);
-  std::printf("rows: %s, %s\ntiming: %s\n", dir.file("seeds.csv").c_str(), dir.file("seeds.json").c_str(),
-              dir.file("seeds_timing.json").c_str());
-  return finishRun(dir, RunOutcome::Complete, {});
+  return finishRun(dir, RunOutcome::Complete, {}, {}, formatSeedTable(run, runs, threads));
 }
 
 int run(ConstraintsFlags& flags) {
@@ -175,19 +184,21 @@ int run(ConstraintsFlags& flags) {
                                             testSignalAtStep(observed++);
                                           });
 
-  std::fputs(formatTable(run, results).c_str(), stdout);
   writeMetrics(run, results);
   writeTiming(run, results);
-  std::printf("metrics: %s\ntiming: %s\n", dir.file("metrics.json").c_str(), dir.file("timing.json").c_str());
   RunOutcome outcome = RunOutcome::Complete;
   std::string message;
+  std::vector<std::string> notes;
   if (flags.rerun) {
     const RecordingOutcome recording = writeRecording(run, results);
-    for (const std::string& line : recording.lines) std::printf("%s\n", line.c_str());
     outcome = recording.outcome;
-    if (outcome == RunOutcome::Failed) message = "a plot could not be rendered (see the lines above)";
+    // The files themselves are listed with their sizes; what did not render is said here.
+    for (const std::string& line : recording.lines) {
+      if (line.rfind("plot: ", 0) != 0 && line.rfind("recording: ", 0) != 0) notes.push_back(line);
+    }
+    if (outcome == RunOutcome::Failed && !notes.empty()) message = "a plot could not be rendered: " + notes.front();
   }
-  return finishRun(dir, outcome, message);
+  return finishRun(dir, outcome, message, notes, formatTable(run, results));
 }
 
 }  // namespace

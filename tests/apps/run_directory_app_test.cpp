@@ -77,7 +77,7 @@ TEST_CASE("run directory: an earlier run's files and a killed run's temporaries 
   CHECK(manifest["status"] == "complete");
   checkManifestMatches(dir, manifest, {"notes.txt"});
   CHECK(manifest["files"][0]["name"] == "metrics.json");  // in the order written
-  CHECK_THAT(run.output, Contains("manifest: "));
+  CHECK_THAT(run.output, Contains("files written to"));
 }
 
 TEST_CASE("run directory: SIGINT while a plot renders publishes the recording, removes the temporary, exits 130",
