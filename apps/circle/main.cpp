@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <optional>
 
 #include "common/cli_validators.hpp"
@@ -59,6 +60,12 @@ struct Grid {
 /// (README "Memory"): 47 for the trace (t, φ, φ̇, λ and x, y), 197 more with --out for its row of
 /// circle.csv (the text and its growth); rounded up.
 constexpr double kBytesPerState = 60.0, kCsvBytesPerState = 240.0;
+
+/// The run's peak memory [bytes]: the states of the dt grid over t_final, and their CSV rows with --out.
+double memoryEstimate(const CircleFlags& flags) {
+  const double states = std::round(flags.t_final / flags.dt) + 1.0;
+  return 16e6 + states * (kBytesPerState + (flags.out.empty() ? 0.0 : kCsvBytesPerState));
+}
 
 /// Throws CLI::ValidationError when the grid would be empty or larger than kMaxSteps; checked
 /// on the double, before any conversion to an integer.
@@ -123,9 +130,7 @@ int run(const CircleFlags& flags) {
   options.stabilization = Stabilization::baumgarte(flags.alpha, flags.beta);
 
   const std::filesystem::path out = flags.out;
-  const double states = static_cast<double>(grid.steps) + 1.0;
-  const double estimate = 16e6 + states * (kBytesPerState + (out.empty() ? 0.0 : kCsvBytesPerState));
-  requireMemory("--t-final " + pythonRepr(flags.t_final) + " --dt " + pythonRepr(flags.dt), estimate);
+  requireMemory("--t-final " + pythonRepr(flags.t_final) + " --dt " + pythonRepr(flags.dt), memoryEstimate(flags));
   // An unusable --out fails before the run, not after it; an earlier run's files go first.
   std::optional<RunDirectory> dir;
   if (!out.empty()) dir.emplace(openRunDirectory("--out", out, "kktdae-circle", {"metrics.json", "timing.json", "circle.csv", "phi.gp", "phi.png"}));
@@ -287,6 +292,11 @@ int main(int argc, char** argv) {
     return run(flags);
   } catch (const CLI::ParseError& error) {
     return usageExit(app, error);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "kktdae-circle: error: out of memory (--t-final %s --dt %s: %s)\n",
+                 pythonRepr(flags.t_final).c_str(), pythonRepr(flags.dt).c_str(),
+                 memoryShortfall(memoryEstimate(flags)).c_str());
+    return kExitFailed;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "kktdae-circle: error: %s\n", error.what());
     return kExitFailed;
