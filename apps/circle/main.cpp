@@ -128,6 +128,7 @@ int run(const CircleFlags& flags) {
   options.adaptive.rtol = flags.rtol;
   options.adaptive.atol = flags.atol;
   options.stabilization = Stabilization::baumgarte(flags.alpha, flags.beta);
+  connectInterrupt(options);
 
   const std::filesystem::path out = flags.out;
   requireMemory("--t-final " + pythonRepr(flags.t_final) + " --dt " + pythonRepr(flags.dt), memoryEstimate(flags));

@@ -4,6 +4,9 @@
 // runs; the app then publishes what it recorded and exits 128 + signal.
 
 #include <atomic>
+#include <string>
+#include <type_traits>
+#include <utility>
 
 namespace kktdae::apps {
 
@@ -22,6 +25,28 @@ int interruptSignal();
 
 /// The exit code for the signal that arrived: 130 (SIGINT), 143 (SIGTERM), or 0 if none.
 int interruptExitCode();
+
+namespace detail {
+template <typename Options, typename = void>
+struct HasInterrupt : std::false_type {};
+template <typename Options>
+struct HasInterrupt<Options, std::void_t<decltype(std::declval<Options&>().interrupt)>> : std::true_type {};
+}  // namespace detail
+
+/// Points `options.interrupt` (SimulationOptions, issue 14) at interruptFlag(), so the library
+/// stops the run at its next step once a signal arrived. Written against the member's presence
+/// so the apps build before and after the library gains it; once it has, this is one assignment.
+template <typename Options>
+void connectInterrupt(Options& options) {
+  if constexpr (detail::HasInterrupt<Options>::value) options.interrupt = interruptFlag();
+}
+
+/// Whether a run's failure is the library's answer to the interrupt ("interrupted at step k
+/// (t = … s)"), rather than a failure of its own before the signal.
+template <typename Summary>
+bool stoppedByInterrupt(const Summary& summary) {
+  return !summary.ok() && summary.message.rfind("interrupted", 0) == 0;
+}
 
 /// Test-only hooks, read from the environment once, so app tests can deliver a signal at a
 /// deterministic point: KKTDAE_TEST_SIGNAL_AT_STEP=k raises the signal when the k-th state is

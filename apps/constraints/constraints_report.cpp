@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "common/gnuplot.hpp"
+#include "common/interrupt.hpp"
 #include "common/json_output.hpp"
 #include "common/number_format.hpp"
 
@@ -20,7 +21,12 @@ const ChainModeResult* find(const std::vector<ChainModeResult>& results, const s
 }
 
 std::string divergenceNote(const ChainModeResult& r) {
-  return "diverged: " + r.summary.message;
+  return (stoppedByInterrupt(r.summary) ? "stopped: " : "diverged: ") + r.summary.message;
+}
+
+/// metrics.json's per-mode status: "ok", "diverged", or "interrupted" (a signal stopped it).
+const char* modeStatus(const ChainModeResult& r) {
+  return !r.diverged() ? "ok" : stoppedByInterrupt(r.summary) ? "interrupted" : "diverged";
 }
 
 /// A mode that failed before its first state has no metrics: its zeros would read as perfect.
@@ -53,6 +59,9 @@ std::string chapterVerdict(const ConstraintsFlags& flags, const std::vector<Chai
   if (flags.integrator == "ida_ggl") {
     // GGL enforces φ and φ̇ itself and drops the Baumgarte terms: the two modes are one run.
     return "not applicable (ida_ggl holds the links itself; both modes are the same run)";
+  }
+  if (stoppedByInterrupt(none->summary) || stoppedByInterrupt(baumgarte->summary)) {
+    return "not judged (interrupted by a signal before both modes finished)";
   }
   if (none->diverged() || baumgarte->diverged()) {
     return "UNEXPECTED — investigate (a mode diverged; its numbers cover the steps before)";
@@ -90,7 +99,7 @@ nlohmann::json modeMetrics(const ChainModeResult& r) {
                                                   roundDecimals(r.metrics.tip_final.y(), 6),
                                                   roundDecimals(r.metrics.tip_final.z(), 6)}
                                  : nlohmann::json(nullptr);
-  m["status"] = r.diverged() ? "diverged" : "ok";
+  m["status"] = modeStatus(r);
   m["diverged_at_step"] = r.diverged() ? nlohmann::json(r.summary.failed_step) : nlohmann::json(nullptr);
   m["steps_completed"] = r.summary.steps;
   m["kkt_solves"] = r.summary.kkt_solves;
@@ -361,7 +370,7 @@ void writeSeedRows(const ConstraintsRun& run, const std::vector<SeedRun>& runs) 
       const auto number = [&](double value) { return hasMetrics(r) ? csvNumber(value) : std::string(); };
       csv += "," + number(r.metrics.max_violation) + "," + number(r.metrics.final_violation) + "," +
              number(r.metrics.energy_rel_max) + "," + number(r.metrics.tip_final.x()) + "," +
-             number(r.metrics.tip_final.y()) + "," + (r.diverged() ? "diverged" : "ok") + "," +
+             number(r.metrics.tip_final.y()) + "," + modeStatus(r) + "," +
              std::to_string(r.summary.steps);
       modes[r.name] = modeMetrics(r);
     }

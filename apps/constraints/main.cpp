@@ -54,6 +54,7 @@ SimulationOptions simulationOptions(const ConstraintsFlags& flags, long steps) {
   options.steps = steps;
   options.adaptive.rtol = flags.rtol;
   options.adaptive.atol = flags.atol;
+  connectInterrupt(options);
   return options;
 }
 

@@ -227,6 +227,10 @@ int runTutorial(const Settings& settings) {
 
   std::printf("\nSummary::briefReport() of each run\n");
   for (const std::string& report : reports) std::printf("%s\n", report.c_str());
+  if (kktdae::apps::interrupted()) {
+    std::printf("\ninterrupted by a signal: no verdict\n");
+    return kktdae::apps::interruptExitCode();
+  }
   std::printf("\n%s\n", checks.failures() == 0 ? "all checks passed" : "SOME CHECKS FAILED");
   return checks.failures() == 0 ? 0 : 1;
 }
