@@ -25,7 +25,7 @@ MapOutcome writeStabilityMap(RunDirectory& dir, const std::string& integrator, c
   std::string csv = "dt,omega,dt_omega,code,behaviour\n";
   for (const StabilityCell& cell : cells) {
     csv += shortest(cell.dt) + "," + shortest(cell.omega) + "," + shortest(cell.dt * cell.omega) + "," +
-           std::to_string(static_cast<int>(cell.behaviour)) + "," + toString(cell.behaviour) + "\n";
+           std::to_string(static_cast<int>(cell.behaviour)) + "," + std::string(toString(cell.behaviour)) + "\n";
   }
   dir.write(stem + ".csv", csv);
 

@@ -151,10 +151,8 @@ TEST_CASE("run directory: on a full disk a truncated plot is not published and t
   checkManifestMatches(dir, manifest);
 }
 
-// Hidden ([.]) until SimulationOptions::interrupt (issue 14) is on this branch: without it the
-// library runs to its end whatever the signal. Remove "[.]" from these two after the merge.
 TEST_CASE("run directory: SIGINT at step 1000 stops the run there, keeps what it recorded, exits 130",
-          "[.][needs_interrupt][apps][run_directory][signals]") {
+          "[apps][run_directory][signals]") {
   // gnuplot is left out (PATH without it) so that only the run itself is interrupted.
   const auto dir = freshOutputDir("signal_at_step");
   const AppRun run = runShell("PATH=/nonexistent KKTDAE_TEST_SIGNAL_AT_STEP=1000 '" + kConstraints +
@@ -175,11 +173,11 @@ TEST_CASE("run directory: SIGINT at step 1000 stops the run there, keeps what it
   // recording.csv holds every step the first mode took, and only those.
   const std::string csv = readFile(dir / "recording.csv");
   CHECK_THAT(csv, Contains("\n1000,5,"));
-  CHECK_THAT(run.output, Contains("interrupted at step"));
+  CHECK_THAT(run.output, Contains("interrupted before step"));
 }
 
 TEST_CASE("run directory: SIGTERM during kktdae-circle's run exits 143 with its files for the states recorded",
-          "[.][needs_interrupt][apps][run_directory][signals]") {
+          "[apps][run_directory][signals]") {
   const auto dir = freshOutputDir("sigterm_at_step");
   const AppRun run = runShell("PATH=/nonexistent KKTDAE_TEST_SIGNAL=TERM KKTDAE_TEST_SIGNAL_AT_STEP=200 '" + kCircle +
                               "' --out '" + dir.string() + "'");
