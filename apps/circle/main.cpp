@@ -4,13 +4,17 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <optional>
 
 #include "common/cli_validators.hpp"
+#include "common/exit_codes.hpp"
 #include "common/gnuplot.hpp"
+#include "common/interrupt.hpp"
 #include "common/json_output.hpp"
+#include "common/memory_budget.hpp"
 #include "common/number_format.hpp"
-#include "common/output_files.hpp"
+#include "common/run_directory.hpp"
 #include "kktdae/kktdae.hpp"
 
 namespace {
@@ -51,6 +55,17 @@ struct Grid {
   double t_end = 0.0;
   bool rounded = false;
 };
+
+/// Peak memory per observed state [bytes], measured with /usr/bin/time over 2e6 and 4e6 states
+/// (README "Memory"): 47 for the trace (t, φ, φ̇, λ and x, y), 197 more with --out for its row of
+/// circle.csv (the text and its growth); rounded up.
+constexpr double kBytesPerState = 60.0, kCsvBytesPerState = 240.0;
+
+/// The run's peak memory [bytes]: the states of the dt grid over t_final, and their CSV rows with --out.
+double memoryEstimate(const CircleFlags& flags) {
+  const double states = std::round(flags.t_final / flags.dt) + 1.0;
+  return 16e6 + states * (kBytesPerState + (flags.out.empty() ? 0.0 : kCsvBytesPerState));
+}
 
 /// Throws CLI::ValidationError when the grid would be empty or larger than kMaxSteps; checked
 /// on the double, before any conversion to an integer.
@@ -113,19 +128,25 @@ int run(const CircleFlags& flags) {
   options.adaptive.rtol = flags.rtol;
   options.adaptive.atol = flags.atol;
   options.stabilization = Stabilization::baumgarte(flags.alpha, flags.beta);
+  connectInterrupt(options);
 
-  // An unusable --out fails before the run, not after it.
   const std::filesystem::path out = flags.out;
-  if (!out.empty()) prepareOutputDirectory(out);
+  requireMemory("--t-final " + pythonRepr(flags.t_final) + " --dt " + pythonRepr(flags.dt), memoryEstimate(flags));
+  // An unusable --out fails before the run, not after it; an earlier run's files go first.
+  std::optional<RunDirectory> dir;
+  if (!out.empty()) dir.emplace(openRunDirectory("--out", out, "kktdae-circle", {"metrics.json", "timing.json", "circle.csv", "phi.gp", "phi.png"}));
 
   ConstraintTrace trace(circle);
   std::vector<double> x, y;
+  long observed = 0;
   const Summary summary = simulate(circle, circle.initialState(flags.x0), options,
                                    [&](double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) {
                                      trace.observe(t, q, v, lambda);
                                      x.push_back(q[0]);
                                      y.push_back(q[1]);
+                                     testSignalAtStep(observed++);
                                    });
+  const RunOutcome run_outcome = interrupted() ? RunOutcome::Interrupted : summary.ok() ? RunOutcome::Complete : RunOutcome::Failed;
 
   const std::string integrator_text =
       adaptive ? flags.integrator + " (rtol " + pythonRepr(flags.rtol) + ", atol " + pythonRepr(flags.atol) +
@@ -172,7 +193,7 @@ int run(const CircleFlags& flags) {
   std::fflush(stdout);  // keep the failure line after the report when both go to one pipe
   if (!summary.ok()) std::fprintf(stderr, "kktdae-circle: run failed: %s\n", summary.message.c_str());
 
-  if (out.empty()) return summary.ok() ? 0 : 1;
+  if (!dir) return exitCodeFor(run_outcome);
   nlohmann::json metrics;
   metrics["model"] = "circle_mass";
   metrics["integrator"] = flags.integrator;
@@ -198,28 +219,32 @@ int run(const CircleFlags& flags) {
   metrics["error_test_failures"] = summary.error_test_failures;
   metrics["convergence_failures"] = summary.convergence_failures;
   if (!summary.notes.empty()) metrics["notes"] = summary.notes;
-  metrics["status"] = summary.ok() ? "ok" : "failed";
+  metrics["status"] = run_outcome == RunOutcome::Interrupted ? "interrupted" : summary.ok() ? "ok" : "failed";
   if (!summary.ok()) metrics["message"] = summary.message;
-  writeJson(out / "metrics.json", metrics);
+  writeJson(*dir, "metrics.json", metrics);
   nlohmann::json timing;
   timing["wall_seconds"] = summary.wall_seconds;
   timing["seconds_per_step"] = summary.steps ? summary.wall_seconds / static_cast<double>(summary.steps) : 0.0;
-  writeJson(out / "timing.json", timing);
+  writeJson(*dir, "timing.json", timing);
 
   std::string csv = "t,x,y,phi,phi_dot,lambda\n";
   for (std::size_t i = 0; i < trace.size(); ++i) {
-    csv += shortest(trace.times()[i]) + "," + shortest(x[i]) + "," + shortest(y[i]) + "," + shortest(trace.phi(i, 0)) +
-           "," + shortest(trace.phiDot(i, 0)) + "," + shortest(trace.lambda(i, 0)) + "\n";
+    csv += csvNumber(trace.times()[i]) + "," + csvNumber(x[i]) + "," + csvNumber(y[i]) + "," +
+           csvNumber(trace.phi(i, 0)) + "," + csvNumber(trace.phiDot(i, 0)) + "," + csvNumber(trace.lambda(i, 0)) + "\n";
   }
-  writeFileAtomically(out / "circle.csv", csv);
-  std::printf("metrics: %s\n", (out / "metrics.json").c_str());
+  dir->write("circle.csv", csv);
+  std::printf("metrics: %s\ntiming: %s\nrecording: %s\n", dir->file("metrics.json").c_str(),
+              dir->file("timing.json").c_str(), dir->file("circle.csv").c_str());
+  auto finish = [&](RunOutcome outcome, const std::string& message) {
+    if (interrupted()) outcome = RunOutcome::Interrupted;
+    dir->finish(outcome, !message.empty() ? message : summary.ok() ? std::string() : summary.message);
+    std::printf("manifest: %s (%s)\n", dir->file(kManifestName).c_str(), toString(outcome));
+    return exitCodeFor(outcome);
+  };
   if (trace.size() < 2) {
-    // A plot left by an earlier run into the same directory would pass for this one's.
-    std::error_code ignored;
-    std::filesystem::remove(out / "phi.png", ignored);
-    std::filesystem::remove(out / "phi.gp", ignored);
+    // The run directory removed an earlier run's plot before this run began.
     std::printf("plot not drawn: fewer than two states were observed\n");
-    return summary.ok() ? 0 : 1;
+    return finish(run_outcome, {});
   }
   const std::string script =
       "if (!exists(\"outfile\")) outfile = 'phi.png'\n"
@@ -233,9 +258,9 @@ int run(const CircleFlags& flags) {
       "unset title\nset logscale y\nset format y '10^{%L}'\nset xlabel 'time t [s]'\nset ylabel '|phi| [m^2]'\n"
       "plot 'circle.csv' using 1:(abs($4) > 0 ? abs($4) : 1/0) skip 1 with lines lw 2 title '|phi(t)|'\n"
       "unset multiplot\n";
-  const PlotOutcome plot = renderPlot(out, "phi.gp", "phi.png", script);
-  std::printf("%s%s\n", plot.rendered ? "plot: " : "plot not rendered: ", plot.note.c_str());
-  return summary.ok() ? 0 : 1;
+  const PlotOutcome plot = renderPlot(*dir, "phi.gp", "phi.png", script);
+  std::printf("%s\n", plot.line().c_str());
+  return finish(worse(run_outcome, outcomeOf(plot)), plot.status == PlotStatus::Failed ? plot.note : std::string());
 }
 
 }  // namespace
@@ -256,19 +281,25 @@ int main(int argc, char** argv) {
       ->check(finitePositive())
       ->capture_default_str();
   addToleranceFlags(app, flags.rtol, flags.atol);
-  app.add_option("--alpha", flags.alpha, "Baumgarte damping alpha [1/s]")->check(finiteNumber())->check(CLI::NonNegativeNumber)->capture_default_str();
-  app.add_option("--beta", flags.beta, "Baumgarte frequency beta [rad/s]")->check(finiteNumber())->check(CLI::NonNegativeNumber)->capture_default_str();
+  app.add_option("--alpha", flags.alpha, "Baumgarte damping alpha [1/s]")->check(finiteNonNegative())->capture_default_str();
+  app.add_option("--beta", flags.beta, "Baumgarte frequency beta [rad/s]")->check(finiteNonNegative())->capture_default_str();
   app.add_option("--x0", flags.x0, "start at (x0 * L, 0), at rest")->check(finitePositive())->capture_default_str();
   app.add_option("--mass", flags.mass, "mass m [kg]")->check(finitePositive())->capture_default_str();
   app.add_option("--radius", flags.radius, "circle radius L [m]")->check(finitePositive())->capture_default_str();
   app.add_option("--out", flags.out, "write metrics.json, timing.json, circle.csv and phi.png here");
+  installInterruptHandlers();
   try {
     app.parse(argc, argv);
     return run(flags);
   } catch (const CLI::ParseError& error) {
-    return app.exit(error);
+    return usageExit(app, error);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "kktdae-circle: error: out of memory (--t-final %s --dt %s: %s)\n",
+                 pythonRepr(flags.t_final).c_str(), pythonRepr(flags.dt).c_str(),
+                 memoryShortfall(memoryEstimate(flags)).c_str());
+    return kExitFailed;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "kktdae-circle: error: %s\n", error.what());
-    return 2;
+    return kExitFailed;
   }
 }

@@ -1,8 +1,10 @@
 #include "common/cli_validators.hpp"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 
+#include "common/number_format.hpp"
 #include "kktdae/integrators/integrator.hpp"
 
 namespace kktdae::apps {
@@ -29,6 +31,18 @@ CLI::Validator finitePositive() {
       "POSITIVE");
 }
 
+CLI::Validator finiteNonNegative() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double value = 0.0;
+        if (!parseDouble(text, value) || !std::isfinite(value) || value < 0.0) {
+          return "must be a finite number >= 0, got '" + text + "'";
+        }
+        return {};
+      },
+      "NONNEGATIVE");
+}
+
 CLI::Validator finiteNumber() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
@@ -37,6 +51,35 @@ CLI::Validator finiteNumber() {
         return {};
       },
       "FINITE");
+}
+
+CLI::Validator integerInRange(long low, long high) {
+  const std::string range = "an integer from " + std::to_string(low) + " to " + std::to_string(high);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        const std::size_t digits = !text.empty() && text[0] == '-' ? 1 : 0;
+        if (text.size() == digits || text.find_first_not_of("0123456789", digits) != std::string::npos) {
+          return "must be " + range + ", got '" + text + "' (not an integer)";
+        }
+        errno = 0;
+        char* end = nullptr;
+        const long long value = std::strtoll(text.c_str(), &end, 10);
+        if (errno == ERANGE || value < low || value > high) return "must be " + range + ", got " + text;
+        return {};
+      },
+      std::to_string(low) + ".." + std::to_string(high));
+}
+
+CLI::Validator finiteInRange(double low, double high) {
+  const std::string range = "a finite number from " + pythonRepr(low) + " to " + pythonRepr(high);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        double value = 0.0;
+        if (!parseDouble(text, value) || !std::isfinite(value)) return "must be " + range + ", got '" + text + "'";
+        if (value < low || value > high) return "must be " + range + ", got " + text;
+        return {};
+      },
+      pythonRepr(low) + ".." + pythonRepr(high));
 }
 
 std::vector<std::string> integratorChoices() {

@@ -18,4 +18,8 @@ void writeJson(const std::filesystem::path& path, const nlohmann::json& document
   writeFileAtomically(path, document.dump(2) + "\n");
 }
 
+void writeJson(RunDirectory& dir, const std::string& name, const nlohmann::json& document) {
+  dir.write(name, document.dump(2) + "\n");
+}
+
 }  // namespace kktdae::apps

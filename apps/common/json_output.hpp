@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/run_directory.hpp"
+
 namespace kktdae::apps {
 
 /// A number rounded as seed 000's metrics are (round(x, 12)); non-finite values become null,
@@ -13,5 +15,8 @@ nlohmann::json metricNumber(double value);
 
 /// Writes `document` with two-space indentation, keys sorted, and a trailing newline, atomically.
 void writeJson(const std::filesystem::path& path, const nlohmann::json& document);
+
+/// The same, into a run directory (published and recorded for the manifest).
+void writeJson(RunDirectory& dir, const std::string& name, const nlohmann::json& document);
 
 }  // namespace kktdae::apps

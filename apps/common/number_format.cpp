@@ -14,6 +14,8 @@ std::string shortest(double value) {
   return std::string(buffer, result.ptr);
 }
 
+std::string csvNumber(double value) { return std::isfinite(value) ? shortest(value) : std::string(); }
+
 std::string pythonRepr(double value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";

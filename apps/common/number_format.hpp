@@ -17,4 +17,8 @@ double roundDecimals(double value, int decimals);
 /// Shortest round-trip text of a double (std::to_chars), for CSV files.
 std::string shortest(double value);
 
+/// A CSV field: shortest(value) when finite, else empty. A CSV never holds nan or inf; the row's
+/// status column says why a value is missing.
+std::string csvNumber(double value);
+
 }  // namespace kktdae::apps

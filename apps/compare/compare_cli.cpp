@@ -41,20 +41,6 @@ std::vector<std::string> splitCommas(const std::string& text) {
   }
 }
 
-/// CLI11's NonNegativeNumber lets NaN through and prints its range as 300 digits.
-CLI::Validator finiteNonNegative() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double value = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0' || !std::isfinite(value) || value < 0.0) {
-          return "must be a finite number >= 0, got '" + text + "'";
-        }
-        return {};
-      },
-      "NONNEGATIVE");
-}
-
 /// The library refuses such a dt too (runWorkPrecision validates every case before running
 /// any); checking here makes it a usage error, reported before anything runs.
 bool dividesHorizon(double horizon, double dt) {
@@ -91,7 +77,7 @@ void addCompareFlags(CLI::App& app, CompareFlags& flags) {
       ->check(CLI::IsMember({"chain", "circle"}))
       ->capture_default_str();
   app.add_option("--links", flags.links, "links of the chain (default 2: the double pendulum)")
-      ->check(CLI::Range(1, 1000));
+      ->check(integerInRange(1, 1000));
   app.add_option("--tilt", flags.tilt, "chain: launch angle below +x [rad] (default " + pythonRepr(kDefaultTilt) + ")")
       ->check(finiteNumber());
   app.add_option("--horizon", flags.horizon, "T [s]: every run ends there and its error is measured there")
@@ -117,7 +103,7 @@ void addCompareFlags(CLI::App& app, CompareFlags& flags) {
   app.add_option("--beta", flags.beta, "Baumgarte frequency beta [rad/s] (default 20; needs --stabilization baumgarte)")
       ->check(finiteNonNegative());
   app.add_option("--repeats", flags.repeats, "timed runs per setting; the median wall time is reported")
-      ->check(CLI::Range(1, 1000))
+      ->check(integerInRange(1, 1000))
       ->capture_default_str();
   app.add_option("--reference-rtol", flags.reference_rtol,
                  "tolerance of the ida_ggl reference (atol = 1e-2 rtol); loosen it if the reference fails to start")
@@ -126,7 +112,7 @@ void addCompareFlags(CLI::App& app, CompareFlags& flags) {
   app.add_option("--threads", flags.threads,
                  "threads for the runs (0: all cores); every number but the wall times is the same for any count, "
                  "but runs sharing the cores time slower")
-      ->check(CLI::Range(0, kMaxSweepThreads))
+      ->check(integerInRange(0, kMaxSweepThreads))
       ->capture_default_str();
   app.add_option("--out", flags.out, "writes compare.csv, compare.json, work_precision.gp and work_precision.png here")
       ->required();

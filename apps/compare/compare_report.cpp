@@ -6,10 +6,8 @@
 #include <cstdio>
 #include <limits>
 
-#include "common/gnuplot.hpp"
 #include "common/json_output.hpp"
 #include "common/number_format.hpp"
-#include "common/output_files.hpp"
 
 namespace kktdae::apps {
 namespace {
@@ -54,12 +52,28 @@ const std::vector<std::string> kCsvColumns = {
     "integrator",   "kind",          "dt",        "rtol",          "atol",
     "error_at_T",   "max_phi_inf",   "max_phi_dot_inf", "final_phi_inf", "energy_drift",
     "steps",        "rhs_evaluations", "kkt_solves", "jacobian_evaluations", "linear_solver_setups",
-    "error_test_failures", "convergence_failures", "wall_seconds", "status", "notes", "message"};
+    "error_test_failures", "convergence_failures", "status", "notes", "message"};
 
-std::string csvColumn(const std::string& name) {
-  const auto found = std::find(kCsvColumns.begin(), kCsvColumns.end(), name);
-  assert(found != kCsvColumns.end());
-  return std::to_string(found - kCsvColumns.begin() + 1);
+/// timing.csv's columns: what the timing plot needs beside the wall time, so it reads one file.
+const std::vector<std::string> kTimingColumns = {"integrator", "kind", "dt", "rtol", "error_at_T", "rhs_evaluations",
+                                                 "wall_seconds", "status"};
+
+std::string columnNumber(const std::vector<std::string>& columns, const std::string& name) {
+  const auto found = std::find(columns.begin(), columns.end(), name);
+  assert(found != columns.end());
+  return std::to_string(found - columns.begin() + 1);
+}
+
+std::string csvHeader(const std::vector<std::string>& columns) {
+  std::string header;
+  for (std::size_t i = 0; i < columns.size(); ++i) header += (i ? "," : "") + columns[i];
+  return header + "\n";
+}
+
+std::string csvRow(const std::vector<std::string>& fields) {
+  std::string row;
+  for (std::size_t i = 0; i < fields.size(); ++i) row += (i ? "," : "") + fields[i];
+  return row + "\n";
 }
 
 std::string stabilizationText(const Stabilization& stabilization) {
@@ -130,24 +144,27 @@ std::string formatTable(const CompareRun& run) {
   return text;
 }
 
-void writeCsv(const std::filesystem::path& out, const CompareRun& run) {
-  std::string csv;
-  for (std::size_t i = 0; i < kCsvColumns.size(); ++i) csv += (i ? "," : "") + kCsvColumns[i];
-  csv += "\n";
+std::vector<std::string> compareFiles() {
+  return {"compare.csv", "compare.json", "work_precision.gp", "work_precision.png",
+          "timing.csv",  "timing.json",  "timing.gp",         "timing.png"};
+}
+
+void writeCsv(RunDirectory& dir, const CompareRun& run) {
+  std::string csv = csvHeader(kCsvColumns);
   for (const WorkPrecisionResult& r : run.report.results) {
     const bool adaptive = isAdaptive(r.setting.integrator);
     const Summary& s = r.summary;
     const std::vector<std::string> fields = {
         std::string(toString(r.setting.integrator)),
         adaptive ? "adaptive" : "fixed_step",
-        adaptive ? "" : shortest(r.setting.dt),
-        adaptive ? shortest(r.setting.rtol) : "",
-        adaptive ? shortest(atolOf(run, r.setting)) : "",
-        shortest(r.error),
-        shortest(r.max_phi_inf),
-        shortest(s.max_phi_dot_inf),
-        shortest(s.final_phi_inf),
-        shortest(r.energy_drift),
+        adaptive ? "" : csvNumber(r.setting.dt),
+        adaptive ? csvNumber(r.setting.rtol) : "",
+        adaptive ? csvNumber(atolOf(run, r.setting)) : "",
+        csvNumber(r.error),
+        csvNumber(r.max_phi_inf),
+        csvNumber(s.max_phi_dot_inf),
+        csvNumber(s.final_phi_inf),
+        csvNumber(r.energy_drift),
         std::to_string(s.steps),
         std::to_string(s.rhs_evaluations),
         std::to_string(s.kkt_solves),
@@ -155,17 +172,42 @@ void writeCsv(const std::filesystem::path& out, const CompareRun& run) {
         std::to_string(s.linear_solver_setups),
         std::to_string(s.error_test_failures),
         std::to_string(s.convergence_failures),
-        shortest(r.wall_seconds),
         statusText(s),
         csvQuote(s.notes),
         csvQuote(s.message)};
-    for (std::size_t i = 0; i < fields.size(); ++i) csv += (i ? "," : "") + fields[i];
-    csv += "\n";
+    csv += csvRow(fields);
   }
-  writeFileAtomically(out / "compare.csv", csv);
+  dir.write("compare.csv", csv);
 }
 
-void writeCompareJson(const std::filesystem::path& out, const CompareRun& run) {
+void writeTiming(RunDirectory& dir, const CompareRun& run) {
+  const WorkPrecisionOptions& options = optionsOf(run);
+  std::string csv = csvHeader(kTimingColumns);
+  nlohmann::json rows = nlohmann::json::array();
+  for (const WorkPrecisionResult& r : run.report.results) {
+    const bool adaptive = isAdaptive(r.setting.integrator);
+    const std::string integrator(toString(r.setting.integrator));
+    csv += csvRow({integrator, adaptive ? "adaptive" : "fixed_step", adaptive ? "" : csvNumber(r.setting.dt),
+                   adaptive ? csvNumber(r.setting.rtol) : "", csvNumber(r.error),
+                   std::to_string(r.summary.rhs_evaluations), csvNumber(r.wall_seconds), statusText(r.summary)});
+    rows.push_back({{"integrator", integrator},
+                    {"dt", adaptive ? nlohmann::json(nullptr) : nlohmann::json(r.setting.dt)},
+                    {"rtol", adaptive ? nlohmann::json(r.setting.rtol) : nlohmann::json(nullptr)},
+                    {"wall_seconds", r.wall_seconds}});
+  }
+  dir.write("timing.csv", csv);
+  nlohmann::json doc;
+  doc["timing_repeats"] = options.timing_repeats;
+  // Runs timed side by side share the cores: the wall times are read knowing how many ran at once.
+  doc["timing_threads"] = sweepThreadCount(run.report.results.size(), options.parallel);
+  doc["reference_wall_seconds"] = run.report.reference_summary.wall_seconds;
+  doc["rows"] = rows;
+  doc["note"] = "wall_seconds: median over timing_repeats runs on the machine that wrote this file; not "
+                "reproducible, unlike compare.csv and compare.json";
+  writeJson(dir, "timing.json", doc);
+}
+
+void writeCompareJson(RunDirectory& dir, const CompareRun& run) {
   const CompareSetup& setup = *run.setup;
   const WorkPrecisionOptions& options = setup.options;
   const WorkPrecisionReport& report = run.report;
@@ -186,10 +228,7 @@ void writeCompareJson(const std::filesystem::path& out, const CompareRun& run) {
                           {"alpha", options.stabilization.alpha},
                           {"beta", options.stabilization.beta}};
   doc["timing_repeats"] = options.timing_repeats;
-  // Runs timed side by side share the cores: the wall times are read knowing how many ran at once.
-  doc["timing_threads"] = sweepThreadCount(run.report.results.size(), options.parallel);
-  doc["timing_note"] = "wall_seconds: median over timing_repeats runs on the machine that wrote this file; "
-                       "every other number is reproducible";
+  doc["timing_note"] = "measured times are in timing.json and timing.csv; every number here is reproducible";
 
   nlohmann::json reference;
   reference["integrator"] = "ida_ggl";
@@ -203,7 +242,6 @@ void writeCompareJson(const std::filesystem::path& out, const CompareRun& run) {
   reference["cross_check"] = numberOrNull(report.reference_cross_check);
   reference["richardson_estimate"] = numberOrNull(report.richardson_estimate);
   if (!report.reference_summary.notes.empty()) reference["notes"] = report.reference_summary.notes;
-  reference["wall_seconds"] = report.reference_summary.wall_seconds;
   doc["reference"] = reference;
 
   nlohmann::json rows = nlohmann::json::array();
@@ -231,14 +269,13 @@ void writeCompareJson(const std::filesystem::path& out, const CompareRun& run) {
     row["status"] = statusText(s);
     if (!s.ok()) row["message"] = s.message;
     if (!s.notes.empty()) row["notes"] = s.notes;
-    row["wall_seconds"] = r.wall_seconds;
     rows.push_back(row);
   }
   doc["rows"] = rows;
-  writeJson(out / "compare.json", doc);
+  writeJson(dir, "compare.json", doc);
 }
 
-std::vector<std::string> writePlot(const std::filesystem::path& out, const CompareRun& run) {
+std::vector<PlotOutcome> writePlots(RunDirectory& dir, const CompareRun& run) {
   const WorkPrecisionOptions& options = optionsOf(run);
   // A line needs a point on the log axis; gnuplot refuses a plot command whose every curve is
   // empty, and an integrator whose runs all failed has nothing to draw.
@@ -252,21 +289,17 @@ std::vector<std::string> writePlot(const std::filesystem::path& out, const Compa
     }
   }
   if (drawn.empty()) {
-    // A diagram left by an earlier run into the same directory would pass for this one's.
-    std::error_code ignored;
-    std::filesystem::remove(out / "work_precision.png", ignored);
-    std::filesystem::remove(out / "work_precision.gp", ignored);
-    return {"plot not drawn: no run has a finite error"};
+    // The run directory removed an earlier run's diagrams before this run began.
+    return {{PlotStatus::NothingToDraw, "no run has a finite error: nothing to draw"}};
   }
 
-  const std::string error_column = "$" + csvColumn("error_at_T");
   auto lineStyle = [&](Integrator integrator) {
     const LineStyle& style = styleOf(integrator);
     return std::string(" with linespoints lw 2 ps 1.4 dt ") + (isAdaptive(integrator) ? "1" : "2") + " pt " +
            std::to_string(style.point_type) + " lc rgb '" + style.colour + "'";
   };
   // `x_expression` empty: the legend panel, whose curves are empty and only carry titles.
-  auto plotCommand = [&](const std::string& x_expression) {
+  auto plotCommand = [&](const std::string& csv, const std::string& error_column, const std::string& x_expression) {
     std::string plot = "plot ";
     for (std::size_t i = 0; i < drawn.size(); ++i) {
       const std::string name = std::string(toString(drawn[i]));
@@ -274,7 +307,7 @@ std::vector<std::string> writePlot(const std::filesystem::path& out, const Compa
       if (x_expression.empty()) {
         plot += "NaN" + lineStyle(drawn[i]) + " title " + gnuplotQuote(legendTitle(run, drawn[i])) + " noenhanced";
       } else {
-        plot += "'compare.csv' skip 1 using (" + x_expression + "):(strcol(1) eq '" + name + "' && " + error_column +
+        plot += "'" + csv + "' skip 1 using (" + x_expression + "):(strcol(1) eq '" + name + "' && " + error_column +
                 " > 0 ? " + error_column + " : 1/0)" + lineStyle(drawn[i]) + " notitle";
       }
     }
@@ -302,42 +335,48 @@ std::vector<std::string> writePlot(const std::filesystem::path& out, const Compa
   const double decade_low = std::pow(10.0, std::floor(std::log10(y_low / 3.0)));  // off the bottom border
   const double decade_high = std::max(std::pow(10.0, std::ceil(std::log10(y_high))), 10.0 * decade_low);
   const std::string stabilization = stabilizationText(options.stabilization);
-  const std::string title = "work-precision: " + run.model_title + ", T = " + pythonRepr(options.horizon) + " s, " +
-                            stabilization + ", " + std::string(toString(options.kkt.form)) + " KKT form";
-  // One legend for both panels, in a panel of its own below them: inside either panel it would
-  // cover points, and a key outside a panel is limited to that panel's width.
-  const std::string script =
-      "if (!exists(\"outfile\")) outfile = 'work_precision.png'\n"
-      "set terminal pngcairo size 1700,820 enhanced font 'DejaVu Sans,12'\n"
-      "set output outfile\n"
-      "set datafile separator ','\n"
-      "set multiplot title " + gnuplotQuote(title) + " font ',14' noenhanced\n"
-      "set logscale xy\n"
-      "set format x '10^{%L}'\nset format y '10^{%L}'\n"
-      "set mxtics 10\nset mytics 10\n"
-      "set grid xtics ytics mxtics mytics lc rgb '#dcdcdc', lc rgb '#f0f0f0'\n"
-      "set yrange [" + shortest(decade_low) + ":" + shortest(decade_high) + "]\n"
-      "set ylabel " + gnuplotQuote("error at T: max-norm of (q, dq/dt) - reference  [m, m/s]") + " noenhanced\n" +
-      floor +
-      "set tmargin at screen 0.9\nset bmargin at screen 0.27\n"
-      "set lmargin at screen 0.06\nset rmargin at screen 0.49\n"
-      "set title 'error against wall time'\n"
-      "set xlabel " + gnuplotQuote("wall time per run [ms] (median of " + std::to_string(options.timing_repeats) + ")") +
-      " noenhanced\n" +
-      plotCommand("$" + csvColumn("wall_seconds") + " * 1000") +
-      "set lmargin at screen 0.555\nset rmargin at screen 0.985\n"
-      "set title 'error against right-hand-side evaluations'\n"
-      "set xlabel " + gnuplotQuote("right-hand-side evaluations per run [count]: KKT solves (fixed-step), f (CVODE), F (IDA)") +
-      " noenhanced\n" +
-      plotCommand("$" + csvColumn("rhs_evaluations")) +
-      "unset title\nunset xlabel\nunset ylabel\nunset border\nunset tics\nunset grid\nunset logscale\n"
-      "unset arrow\nunset label\nset xrange [0:1]\nset yrange [0:1]\n"
-      "set tmargin at screen 0.14\nset bmargin at screen 0.01\nset lmargin at screen 0.06\nset rmargin at screen 0.985\n"
-      "set key center center horizontal maxrows 2 box font ',11' samplen 4 width 1 spacing 1.3\n" +
-      plotCommand("") +
-      "unset multiplot\n";
-  const PlotOutcome plot = renderPlot(out, "work_precision.gp", "work_precision.png", script);
-  return {(plot.rendered ? "plot: " : "plot not rendered: ") + plot.note};
+  const std::string title = run.model_title + ", T = " + pythonRepr(options.horizon) + " s, " + stabilization + ", " +
+                            std::string(toString(options.kkt.form)) + " KKT form";
+  // One panel and, below it, a legend panel of its own: inside the panel it would cover points.
+  auto script = [&](const std::string& png, const std::string& csv, const std::vector<std::string>& columns,
+                    const std::string& panel_title, const std::string& x_label, const std::string& x_expression) {
+    const std::string error_column = "$" + columnNumber(columns, "error_at_T");
+    return "if (!exists(\"outfile\")) outfile = '" + png + "'\n"
+           "set terminal pngcairo size 1100,860 enhanced font 'DejaVu Sans,12'\n"
+           "set output outfile\n"
+           "set datafile separator ','\n"
+           "set multiplot title " + gnuplotQuote(panel_title + ": " + title) + " font ',13' noenhanced\n"
+           "set logscale xy\n"
+           "set format x '10^{%L}'\nset format y '10^{%L}'\n"
+           "set mxtics 10\nset mytics 10\n"
+           "set grid xtics ytics mxtics mytics lc rgb '#dcdcdc', lc rgb '#f0f0f0'\n"
+           "set yrange [" + shortest(decade_low) + ":" + shortest(decade_high) + "]\n"
+           "set ylabel " + gnuplotQuote("error at T: max-norm of (q, dq/dt) - reference  [m, m/s]") + " noenhanced\n" +
+           floor +
+           "set tmargin at screen 0.9\nset bmargin at screen 0.3\n"
+           "set lmargin at screen 0.1\nset rmargin at screen 0.97\n"
+           "set xlabel " + gnuplotQuote(x_label) + " noenhanced\n" +
+           plotCommand(csv, error_column, x_expression) +
+           "unset title\nunset xlabel\nunset ylabel\nunset border\nunset tics\nunset grid\nunset logscale\n"
+           "unset arrow\nunset label\nset xrange [0:1]\nset yrange [0:1]\n"
+           "set tmargin at screen 0.17\nset bmargin at screen 0.01\nset lmargin at screen 0.03\nset rmargin at screen 0.97\n"
+           "set key center center horizontal maxrows 4 box font ',11' samplen 4 width 1 spacing 1.3\n" +
+           plotCommand(csv, error_column, "") +
+           "unset multiplot\n";
+  };
+  std::vector<PlotOutcome> plots;
+  plots.push_back(renderPlot(
+      dir, "work_precision.gp", "work_precision.png",
+      script("work_precision.png", "compare.csv", kCsvColumns, "error against right-hand-side evaluations",
+             "right-hand-side evaluations per run [count]: KKT solves (fixed-step), f (CVODE), F (IDA)",
+             "$" + columnNumber(kCsvColumns, "rhs_evaluations"))));
+  if (plots.back().status == PlotStatus::Interrupted) return plots;
+  plots.push_back(renderPlot(dir, "timing.gp", "timing.png",
+                             script("timing.png", "timing.csv", kTimingColumns, "error against wall time",
+                                    "wall time per run [ms] (median of " + std::to_string(options.timing_repeats) +
+                                        "; not reproducible)",
+                                    "$" + columnNumber(kTimingColumns, "wall_seconds") + " * 1000")));
+  return plots;
 }
 
 }  // namespace kktdae::apps

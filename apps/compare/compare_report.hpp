@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "common/gnuplot.hpp"
+#include "common/run_directory.hpp"
 #include "compare/compare_cli.hpp"
 #include "kktdae/experiments/work_precision.hpp"
 
@@ -21,14 +23,23 @@ struct CompareRun {
 /// The reference line(s) and one table row per run.
 std::string formatTable(const CompareRun& run);
 
-/// compare.csv: one row per run with every number (wall time in its own column).
-void writeCsv(const std::filesystem::path& out, const CompareRun& run);
+/// Every file kktdae-compare writes. compare.*, work_precision.* hold only reproducible numbers
+/// (the same command gives the same bytes); timing.* hold the measured wall times.
+std::vector<std::string> compareFiles();
 
-/// compare.json: the setup, the reference and its cross-check, and the rows.
-void writeCompareJson(const std::filesystem::path& out, const CompareRun& run);
+/// compare.csv: one row per run with every reproducible number; a value a failed run does not
+/// have is an empty field (its status and message are in their columns).
+void writeCsv(RunDirectory& dir, const CompareRun& run);
 
-/// work_precision.gp (always) and work_precision.png (when gnuplot runs); returns the lines to
-/// print.
-std::vector<std::string> writePlot(const std::filesystem::path& out, const CompareRun& run);
+/// compare.json: the setup, the reference and its cross-check, and the rows (no wall times).
+void writeCompareJson(RunDirectory& dir, const CompareRun& run);
+
+/// timing.csv (per run: its setting, error at T, work counters and median wall time) and
+/// timing.json (the reference's wall time, the thread count and every run's wall time).
+void writeTiming(RunDirectory& dir, const CompareRun& run);
+
+/// work_precision.gp/.png (error against right-hand-side evaluations, from compare.csv) and
+/// timing.gp/.png (error against wall time, from timing.csv).
+std::vector<PlotOutcome> writePlots(RunDirectory& dir, const CompareRun& run);
 
 }  // namespace kktdae::apps

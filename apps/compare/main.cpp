@@ -5,8 +5,10 @@
 #include <memory>
 #include <stdexcept>
 
+#include "common/exit_codes.hpp"
+#include "common/interrupt.hpp"
 #include "common/number_format.hpp"
-#include "common/output_files.hpp"
+#include "common/run_directory.hpp"
 #include "compare/compare_cli.hpp"
 #include "compare/compare_report.hpp"
 #include "kktdae/kktdae.hpp"
@@ -40,7 +42,7 @@ int run(const CompareSetup& setup, const std::filesystem::path& out) {
     title = "mass on a circle (1 kg, L = 1 m) from (L, 0) at rest";
     system = std::move(circle);
   }
-  prepareOutputDirectory(out);
+  RunDirectory dir = openRunDirectory("--out", out, "kktdae-compare", compareFiles());
 
   const WorkPrecisionOptions& options = setup.options;
   std::printf("kktdae-compare: %s; T = %s s, %s, %s KKT form; %zu runs x %d timing repeats\n", title.c_str(),
@@ -59,17 +61,29 @@ int run(const CompareSetup& setup, const std::filesystem::path& out) {
     // or more links (IDA_CONV_FAIL at t = 0); 1e-11 starts (docs/integrators.md).
     std::fprintf(stderr, "kktdae-compare: error: %s\n", error.what());
     if (options.reference_rtol < 1e-11) std::fprintf(stderr, "kktdae-compare: hint: try --reference-rtol 1e-11\n");
-    return 2;
+    dir.finish(RunOutcome::Failed, error.what());
+    return kExitFailed;
   }
 
   std::fputs(formatTable(comparison).c_str(), stdout);
-  writeCsv(out, comparison);
-  writeCompareJson(out, comparison);
-  std::printf("table: %s\nreport: %s\n", (out / "compare.csv").c_str(), (out / "compare.json").c_str());
-  for (const std::string& line : writePlot(out, comparison)) std::printf("%s\n", line.c_str());
+  writeCsv(dir, comparison);
+  writeCompareJson(dir, comparison);
+  writeTiming(dir, comparison);
+  std::printf("table: %s\nreport: %s\ntiming: %s, %s\n", dir.file("compare.csv").c_str(),
+              dir.file("compare.json").c_str(), dir.file("timing.csv").c_str(), dir.file("timing.json").c_str());
   // A run that failed is a measurement too (its status is in the table and the files); the
-  // comparison itself succeeded.
-  return 0;
+  // comparison itself succeeded unless a plot could not be rendered or a signal stopped it.
+  RunOutcome outcome = RunOutcome::Complete;
+  std::string message;
+  for (const PlotOutcome& plot : writePlots(dir, comparison)) {
+    std::printf("%s\n", plot.line().c_str());
+    outcome = worse(outcome, outcomeOf(plot));
+    if (plot.status == PlotStatus::Failed && message.empty()) message = plot.note;
+  }
+  if (interrupted()) outcome = RunOutcome::Interrupted;
+  dir.finish(outcome, outcome == RunOutcome::Interrupted ? "interrupted by a signal" : message);
+  std::printf("manifest: %s (%s)\n", dir.file(kManifestName).c_str(), toString(outcome));
+  return exitCodeFor(outcome);
 }
 
 }  // namespace
@@ -85,15 +99,18 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
     setup = finishCompareFlags(flags);
   } catch (const CLI::ParseError& error) {
-    return app.exit(error);
+    return usageExit(app, error);
   } catch (const std::invalid_argument& error) {  // a Baumgarte gain the library refuses
     std::fprintf(stderr, "kktdae-compare: error: %s\n", error.what());
-    return 2;
+    return kExitUsage;
   }
+  installInterruptHandlers();
   try {
     return run(setup, flags.out);
+  } catch (const CLI::ParseError& error) {  // an unusable --out
+    return usageExit(app, error);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "kktdae-compare: error: %s\n", error.what());
-    return 2;
+    return kExitFailed;
   }
 }

@@ -34,7 +34,7 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
       ->check(finitePositive())
       ->capture_default_str();
   app.add_option("--steps", flags.steps, "number of steps (output intervals for the adaptive integrators)")
-      ->check(CLI::Range(0L, kMaxSteps))
+      ->check(integerInRange(0, kMaxSteps))
       ->capture_default_str();
   app.add_flag("--smoke", flags.smoke, "fixed 800-step run; two runs match byte for byte");
   app.add_option("--device", flags.device, "CPU only; kept for parity with the chapter")
@@ -44,7 +44,7 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
   app.add_flag("--rerun,!--no-rerun", flags.rerun,
                "write the recording (CSV and plots); --no-rerun keeps only metrics and the table");
   app.add_option("--links", flags.links, "chain of any number of links (overrides --system)")
-      ->check(CLI::PositiveNumber);
+      ->check(integerInRange(1, kMaxLinks));
   app.add_option("--form", flags.form, "KKT form")->check(CLI::IsMember({"schur", "block"}))->capture_default_str();
   auto* tilt = app.add_option("--tilt", flags.tilt, "launch angle below +x [rad], instead of the seeded draw")
                    ->check(finiteNumber());
@@ -54,7 +54,7 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
                     ->excludes(seed)
                     ->excludes(tilt);
   app.add_option("--threads", flags.threads, "threads of the --seeds sweep (0: all cores); the files are the same for any count")
-      ->check(CLI::Range(0, kktdae::kMaxSweepThreads))
+      ->check(integerInRange(0, kktdae::kMaxSweepThreads))
       ->needs(seeds)
       ->capture_default_str();
   app.add_option("--path", flags.path, "KKT linear algebra: auto picks sparse for long chains")

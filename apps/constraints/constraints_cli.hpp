@@ -14,6 +14,10 @@ namespace kktdae::apps {
 /// step count's arithmetic stays sensible.
 constexpr long kMaxSteps = 1000000000;
 
+/// Most links --links accepts; the memory estimate refuses far fewer on most machines (about
+/// 1 kB per link and mode).
+constexpr int kMaxLinks = 1000000000;
+
 /// Most seeds one --seeds sweep may list: a typo such as 0-1e9 should be a usage error, not a
 /// day of computing and a gigabyte of rows.
 constexpr std::uint64_t kMaxSweepSeeds = 100000;

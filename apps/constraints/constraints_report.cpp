@@ -6,9 +6,9 @@
 #include <functional>
 
 #include "common/gnuplot.hpp"
+#include "common/interrupt.hpp"
 #include "common/json_output.hpp"
 #include "common/number_format.hpp"
-#include "common/output_files.hpp"
 
 namespace kktdae::apps {
 namespace {
@@ -21,7 +21,12 @@ const ChainModeResult* find(const std::vector<ChainModeResult>& results, const s
 }
 
 std::string divergenceNote(const ChainModeResult& r) {
-  return "diverged: " + r.summary.message;
+  return (stoppedByInterrupt(r.summary) ? "stopped: " : "diverged: ") + r.summary.message;
+}
+
+/// metrics.json's per-mode status: "ok", "diverged", or "interrupted" (a signal stopped it).
+const char* modeStatus(const ChainModeResult& r) {
+  return !r.diverged() ? "ok" : stoppedByInterrupt(r.summary) ? "interrupted" : "diverged";
 }
 
 /// A mode that failed before its first state has no metrics: its zeros would read as perfect.
@@ -54,6 +59,9 @@ std::string chapterVerdict(const ConstraintsFlags& flags, const std::vector<Chai
   if (flags.integrator == "ida_ggl") {
     // GGL enforces φ and φ̇ itself and drops the Baumgarte terms: the two modes are one run.
     return "not applicable (ida_ggl holds the links itself; both modes are the same run)";
+  }
+  if (stoppedByInterrupt(none->summary) || stoppedByInterrupt(baumgarte->summary)) {
+    return "not judged (interrupted by a signal before both modes finished)";
   }
   if (none->diverged() || baumgarte->diverged()) {
     return "UNEXPECTED — investigate (a mode diverged; its numbers cover the steps before)";
@@ -91,7 +99,7 @@ nlohmann::json modeMetrics(const ChainModeResult& r) {
                                                   roundDecimals(r.metrics.tip_final.y(), 6),
                                                   roundDecimals(r.metrics.tip_final.z(), 6)}
                                  : nlohmann::json(nullptr);
-  m["status"] = r.diverged() ? "diverged" : "ok";
+  m["status"] = modeStatus(r);
   m["diverged_at_step"] = r.diverged() ? nlohmann::json(r.summary.failed_step) : nlohmann::json(nullptr);
   m["steps_completed"] = r.summary.steps;
   m["kkt_solves"] = r.summary.kkt_solves;
@@ -142,6 +150,11 @@ std::string formatTable(const ConstraintsRun& run, const std::vector<ChainModeRe
   return text;
 }
 
+std::vector<std::string> constraintsFiles() {
+  return {"metrics.json", "timing.json", "recording.csv", "violation.gp", "violation.png", "energy.gp",
+          "energy.png", "tip_path.gp", "tip_path.png", "seeds.csv", "seeds.json", "seeds_timing.json"};
+}
+
 void writeMetrics(const ConstraintsRun& run, const std::vector<ChainModeResult>& results) {
   nlohmann::json doc = runSettings(run);
   doc["tilt"] = run.tilt;
@@ -149,7 +162,7 @@ void writeMetrics(const ConstraintsRun& run, const std::vector<ChainModeResult>&
   nlohmann::json modes = nlohmann::json::object();
   for (const ChainModeResult& r : results) modes[r.name] = modeMetrics(r);
   doc["results"] = modes;
-  writeJson(run.out / "metrics.json", doc);
+  writeJson(*run.dir, "metrics.json", doc);
 }
 
 void writeTiming(const ConstraintsRun& run, const std::vector<ChainModeResult>& results) {
@@ -163,10 +176,10 @@ void writeTiming(const ConstraintsRun& run, const std::vector<ChainModeResult>& 
     doc["modes"][r.name] = m;
   }
   doc["note"] = "wall-clock times of the library's simulate() per mode; not reproducible, unlike metrics.json";
-  writeJson(run.out / "timing.json", doc);
+  writeJson(*run.dir, "timing.json", doc);
 }
 
-std::vector<std::string> writeRecording(const ConstraintsRun& run, const std::vector<ChainModeResult>& results) {
+RecordingOutcome writeRecording(const ConstraintsRun& run, const std::vector<ChainModeResult>& results) {
   std::string csv = "step,t";
   for (const ChainModeResult& r : results) {
     for (const char* column : {"violation", "energy", "tip_x", "tip_y"}) csv += "," + r.name + "_" + column;
@@ -174,20 +187,23 @@ std::vector<std::string> writeRecording(const ConstraintsRun& run, const std::ve
   csv += "\n";
   for (long step = 0; step <= run.steps; ++step) {
     const double t = static_cast<double>(step) * run.flags->dt;
-    csv += std::to_string(step) + "," + shortest(t);
+    csv += std::to_string(step) + "," + csvNumber(t);
     for (const ChainModeResult& r : results) {
       const auto i = static_cast<std::size_t>(step);
       if (i < r.trace.size()) {
-        csv += "," + shortest(r.trace.violation[i]) + "," + shortest(r.trace.energy[i]) + "," +
-               shortest(r.trace.tip_x[i]) + "," + shortest(r.trace.tip_y[i]);
+        // A value that overflowed (energy of a state near 1e200) is an empty field, as after a
+        // failure; metrics.json has the mode's status.
+        csv += "," + csvNumber(r.trace.violation[i]) + "," + csvNumber(r.trace.energy[i]) + "," +
+               csvNumber(r.trace.tip_x[i]) + "," + csvNumber(r.trace.tip_y[i]);
       } else {
         csv += ",,,,";  // the mode diverged before this step
       }
     }
     csv += "\n";
   }
-  writeFileAtomically(run.out / "recording.csv", csv);
-  std::vector<std::string> lines{"recording: " + (run.out / "recording.csv").string()};
+  run.dir->write("recording.csv", csv);
+  RecordingOutcome recording;
+  recording.lines.push_back("recording: " + run.dir->file("recording.csv").string());
 
   // Column numbers in recording.csv: step, t, then 4 per mode. A mode that failed before its
   // first state has empty columns; gnuplot refuses a curve without points, so it is left out.
@@ -196,14 +212,9 @@ std::vector<std::string> writeRecording(const ConstraintsRun& run, const std::ve
     if (results[m].trace.size() > 0) plotted.push_back(m);
   }
   if (plotted.empty()) {
-    // Plots left by an earlier run into the same directory would pass for this one's.
-    for (const char* stale : {"violation", "energy", "tip_path"}) {
-      std::error_code ignored;
-      std::filesystem::remove(run.out / (std::string(stale) + ".gp"), ignored);
-      std::filesystem::remove(run.out / (std::string(stale) + ".png"), ignored);
-    }
-    lines.push_back("plots not drawn: no mode recorded a state");
-    return lines;
+    // The run directory removed an earlier run's plots before this run began.
+    recording.lines.push_back("plots not drawn: no mode recorded a state");
+    return recording;
   }
   auto column = [](std::size_t mode, int offset) { return "$" + std::to_string(3 + 4 * static_cast<int>(mode) + offset); };
   // `expression(m)` is the y value of mode m in gnuplot's `using` syntax.
@@ -259,10 +270,12 @@ std::vector<std::string> writeRecording(const ConstraintsRun& run, const std::ve
   for (const auto& [script, png, body] : {std::tuple<std::string, std::string, std::string>{"violation.gp", "violation.png", violation},
                                           {"energy.gp", "energy.png", energy},
                                           {"tip_path.gp", "tip_path.png", tip}}) {
-    const PlotOutcome outcome = renderPlot(run.out, script, png, body);
-    lines.push_back((outcome.rendered ? "plot: " : "plot not rendered: ") + outcome.note);
+    const PlotOutcome plot = renderPlot(*run.dir, script, png, body);
+    recording.lines.push_back(plot.line());
+    recording.outcome = worse(recording.outcome, outcomeOf(plot));
+    if (plot.status == PlotStatus::Interrupted) break;  // the rest would only be skipped too
   }
-  return lines;
+  return recording;
 }
 
 namespace {
@@ -354,10 +367,10 @@ void writeSeedRows(const ConstraintsRun& run, const std::vector<SeedRun>& runs) 
     nlohmann::json modes = nlohmann::json::object();
     for (const ChainModeResult& r : seed_run.results) {
       // A mode without a single state has no numbers: empty fields, as in recording.csv.
-      const auto number = [&](double value) { return hasMetrics(r) ? shortest(value) : std::string(); };
+      const auto number = [&](double value) { return hasMetrics(r) ? csvNumber(value) : std::string(); };
       csv += "," + number(r.metrics.max_violation) + "," + number(r.metrics.final_violation) + "," +
              number(r.metrics.energy_rel_max) + "," + number(r.metrics.tip_final.x()) + "," +
-             number(r.metrics.tip_final.y()) + "," + (r.diverged() ? "diverged" : "ok") + "," +
+             number(r.metrics.tip_final.y()) + "," + modeStatus(r) + "," +
              std::to_string(r.summary.steps);
       modes[r.name] = modeMetrics(r);
     }
@@ -369,11 +382,11 @@ void writeSeedRows(const ConstraintsRun& run, const std::vector<SeedRun>& runs) 
     csv += "\n";
     rows.push_back(row);
   }
-  writeFileAtomically(run.out / "seeds.csv", csv);
+  run.dir->write("seeds.csv", csv);
   nlohmann::json doc = runSettings(run);
   doc["seeds"] = flags.seeds_text.value_or("");
   doc["rows"] = rows;
-  writeJson(run.out / "seeds.json", doc);
+  writeJson(*run.dir, "seeds.json", doc);
 }
 
 void writeSeedTiming(const ConstraintsRun& run, const std::vector<SeedRun>& runs, int threads, double wall_seconds) {
@@ -388,7 +401,7 @@ void writeSeedTiming(const ConstraintsRun& run, const std::vector<SeedRun>& runs
   doc["runs_wall_seconds_sum"] = runs_seconds;
   doc["note"] = "wall_seconds: the whole sweep; runs_wall_seconds_sum: simulate()'s own wall clock added over "
                 "every seed and mode (their ratio is the cores kept busy); not reproducible, unlike seeds.json";
-  writeJson(run.out / "seeds_timing.json", doc);
+  writeJson(*run.dir, "seeds_timing.json", doc);
 }
 
 }  // namespace kktdae::apps

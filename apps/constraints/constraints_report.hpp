@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/run_directory.hpp"
 #include "constraints/constraints_cli.hpp"
 #include "kktdae/experiments/chain_comparison.hpp"
 
@@ -19,7 +20,18 @@ struct ConstraintsRun {
   long steps = 0;
   double tilt = 0.0;
   double energy_scale = 0.0;
-  std::filesystem::path out;
+  RunDirectory* dir = nullptr;  ///< where every file goes
+};
+
+/// Every file kktdae-constraints may write, in any mode: the run directory removes them all
+/// before a run, so a --seeds run never leaves an earlier single run's recording beside its rows.
+std::vector<std::string> constraintsFiles();
+
+/// What writing the recording and its plots gave: the lines to print and how it ended (Failed
+/// when a plot could not be rendered, Interrupted when a signal arrived while it was).
+struct RecordingOutcome {
+  std::vector<std::string> lines;
+  RunOutcome outcome = RunOutcome::Complete;
 };
 
 /// The chapter's table and verdict line (stdout), with a divergence note where a mode failed.
@@ -31,8 +43,8 @@ void writeMetrics(const ConstraintsRun& run, const std::vector<ChainModeResult>&
 /// timing.json: wall-clock per mode (kept out of metrics.json, which must be reproducible).
 void writeTiming(const ConstraintsRun& run, const std::vector<ChainModeResult>& results);
 
-/// recording.csv (one row per step, four columns per mode) and the plots; returns lines to print.
-std::vector<std::string> writeRecording(const ConstraintsRun& run, const std::vector<ChainModeResult>& results);
+/// recording.csv (one row per step, four columns per mode) and the plots.
+RecordingOutcome writeRecording(const ConstraintsRun& run, const std::vector<ChainModeResult>& results);
 
 /// One seed's run in a --seeds sweep: the chapter's comparison from that seed's launch tilt.
 struct SeedRun {

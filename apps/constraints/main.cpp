@@ -1,10 +1,18 @@
 // kktdae-constraints: seed 000's chapter run (pendulum chains, none vs Baumgarte) on kktdae.
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
+#include <new>
 
-#include "common/output_files.hpp"
+#include "common/exit_codes.hpp"
+#include "common/interrupt.hpp"
+#include "common/memory_budget.hpp"
+#include "common/number_format.hpp"
+#include "common/run_directory.hpp"
 #include "constraints/constraints_cli.hpp"
 #include "constraints/constraints_report.hpp"
 #include "kktdae/kktdae.hpp"
@@ -13,6 +21,9 @@ namespace {
 
 using namespace kktdae;
 using namespace kktdae::apps;
+
+/// The run's size and memory estimate, for a std::bad_alloc that gets past the estimate.
+std::string g_size_note;
 
 int linksFor(const ConstraintsFlags& flags) {
   if (flags.links) return *flags.links;
@@ -43,6 +54,7 @@ SimulationOptions simulationOptions(const ConstraintsFlags& flags, long steps) {
   options.steps = steps;
   options.adaptive.rtol = flags.rtol;
   options.adaptive.atol = flags.atol;
+  connectInterrupt(options);
   return options;
 }
 
@@ -58,14 +70,68 @@ std::vector<ChainMode> chainModes(const ConstraintsFlags& flags) {
   return modes;
 }
 
+/// The flags that size a run, as the user typed them, for messages about its size.
+std::string sizeFlags(const ConstraintsRun& run) {
+  return "--links " + std::to_string(run.links) + " --steps " + std::to_string(run.steps);
+}
+
+/// Peak memory of a run [bytes], measured with /usr/bin/time (README "Memory"): the sparse
+/// path about 1.9 kB per link (Schur) and 2.7 kB (block), the dense path about 80 bytes per
+/// link², and with the recording about 170 bytes per step and mode (the trace and its CSV text).
+/// Rounded up so that the estimate errs on the side of refusing.
+double memoryEstimate(const ConstraintsRun& run, std::size_t modes, int threads) {
+  const double links = run.links;
+  const bool dense = run.flags->path == "dense" || (run.flags->path == "auto" && run.links < 4);
+  const double per_chain = 3000.0 * links + (dense ? 80.0 * links * links : 0.0);
+  const double recording = run.flags->rerun && run.flags->seeds.empty()
+                               ? 200.0 * static_cast<double>(modes) * (static_cast<double>(run.steps) + 1.0)
+                               : 0.0;
+  return 16e6 + per_chain * threads + recording;
+}
+
+/// The recording's times k·dt must stay finite for every step; an overflowing t is refused
+/// before anything runs.
+void requireFiniteTimes(const ConstraintsRun& run) {
+  const double t_end = static_cast<double>(run.steps) * run.flags->dt;
+  if (!std::isfinite(t_end)) {
+    throw CLI::ValidationError("--dt", pythonRepr(run.flags->dt) + " s over " + std::to_string(run.steps) +
+                                           " steps ends past the largest finite time (" + pythonRepr(t_end) +
+                                           " s); give a smaller --dt or fewer --steps");
+  }
+}
+
+/// Writes the manifest, prints what the run wrote (every file, with its size), then the table
+/// last, where a user's eye lands after the build's output; returns the exit code. Interrupted
+/// wins over a failed plot.
+int finishRun(RunDirectory& dir, RunOutcome outcome, const std::string& message,
+              const std::vector<std::string>& notes, const std::string& table) {
+  if (interrupted()) outcome = RunOutcome::Interrupted;
+  dir.finish(outcome, outcome == RunOutcome::Interrupted && message.empty() ? "interrupted by a signal" : message);
+  for (const std::string& note : notes) std::printf("%s\n", note.c_str());
+  std::printf("files written to %s (manifest.json: %s):\n", dir.path().c_str(), toString(outcome));
+  std::vector<std::string> names = dir.published();
+  names.emplace_back(kManifestName);
+  for (const std::string& name : names) {
+    std::printf("  %-18s %12ju bytes\n", name.c_str(), static_cast<std::uintmax_t>(std::filesystem::file_size(dir.file(name))));
+  }
+  std::fputs(table.c_str(), stdout);
+  return exitCodeFor(outcome);
+}
+
 /// --seeds: the chapter's comparison once per seed, the seeds spread over the cores.
-int runSeeds(const ConstraintsRun& run, const PendulumChain& chain) {
+int runSeeds(ConstraintsRun& run, const PendulumChain& chain) {
   const ConstraintsFlags& flags = *run.flags;
-  const SimulationOptions options = simulationOptions(flags, run.steps);
+  SimulationOptions options = simulationOptions(flags, run.steps);
   const std::vector<ChainMode> modes = chainModes(flags);
   SweepOptions parallel;
   parallel.threads = flags.threads;
   const int threads = sweepThreadCount(flags.seeds.size(), parallel);
+  const double estimate = memoryEstimate(run, modes.size(), threads);
+  g_size_note = sizeFlags(run) + " --threads " + std::to_string(threads);
+  requireMemory(g_size_note, estimate);
+  g_size_note += ": " + memoryShortfall(estimate);
+  RunDirectory dir = openRunDirectory("--out", flags.out, "kktdae-constraints", constraintsFiles());
+  run.dir = &dir;
   const auto started = std::chrono::steady_clock::now();
   // Each task owns its results; the chain, options and modes are only read.
   const std::vector<SeedRun> runs = sweep(
@@ -80,11 +146,9 @@ int runSeeds(const ConstraintsRun& run, const PendulumChain& chain) {
       parallel);
   const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
-  std::fputs(formatSeedTable(run, runs, threads).c_str(), stdout);
   writeSeedRows(run, runs);
   writeSeedTiming(run, runs, threads, wall_seconds);
-  std::printf("rows: %s, %s\n", (run.out / "seeds.csv").c_str(), (run.out / "seeds.json").c_str());
-  return 0;
+  return finishRun(dir, RunOutcome::Complete, {}, {}, formatSeedTable(run, runs, threads));
 }
 
 int run(ConstraintsFlags& flags) {
@@ -94,30 +158,54 @@ int run(ConstraintsFlags& flags) {
   run.links = linksFor(flags);
   run.system_name = systemName(run.links);
   run.steps = flags.smoke ? 800 : flags.steps;  // smoke length is fixed so CI can diff two runs
-  run.out = flags.out;
-  prepareOutputDirectory(run.out);
+  requireFiniteTimes(run);
+  if (!flags.seeds.empty()) {
+    const PendulumChain chain(PendulumChainParams::uniform(run.links));
+    run.energy_scale = chain.energyScale();
+    return runSeeds(run, chain);
+  }
+  const std::vector<ChainMode> modes = chainModes(flags);
+  const double estimate = memoryEstimate(run, modes.size(), 1);
+  g_size_note = sizeFlags(run) + (flags.rerun ? "" : " --no-rerun");
+  requireMemory(g_size_note, estimate);
+  g_size_note += ": " + memoryShortfall(estimate);
+  RunDirectory dir = openRunDirectory("--out", flags.out, "kktdae-constraints", constraintsFiles());
+  run.dir = &dir;
 
   const PendulumChain chain(PendulumChainParams::uniform(run.links));
   run.energy_scale = chain.energyScale();
-  if (!flags.seeds.empty()) return runSeeds(run, chain);
-
   run.tilt = flags.tilt.value_or(seededTilt(flags.seed));
-  const auto results = runChainComparison(chain, chain.initialState(run.tilt), chainModes(flags),
-                                          simulationOptions(flags, run.steps), flags.rerun);
+  long observed = 0;  // states observed in the current mode, for the test-only signal hook
+  double last_t = -1.0;
+  const auto results = runChainComparison(chain, chain.initialState(run.tilt), modes,
+                                          simulationOptions(flags, run.steps), flags.rerun,
+                                          [&](double t, ConstVectorRef, ConstVectorRef, ConstVectorRef) {
+                                            if (t <= last_t) observed = 0;  // the next mode started
+                                            last_t = t;
+                                            testSignalAtStep(observed++);
+                                          });
 
-  std::fputs(formatTable(run, results).c_str(), stdout);
   writeMetrics(run, results);
   writeTiming(run, results);
-  std::printf("metrics: %s\n", (run.out / "metrics.json").c_str());
+  RunOutcome outcome = RunOutcome::Complete;
+  std::string message;
+  std::vector<std::string> notes;
   if (flags.rerun) {
-    for (const std::string& line : writeRecording(run, results)) std::printf("%s\n", line.c_str());
+    const RecordingOutcome recording = writeRecording(run, results);
+    outcome = recording.outcome;
+    // The files themselves are listed with their sizes; what did not render is said here.
+    for (const std::string& line : recording.lines) {
+      if (line.rfind("plot: ", 0) != 0 && line.rfind("recording: ", 0) != 0) notes.push_back(line);
+    }
+    if (outcome == RunOutcome::Failed && !notes.empty()) message = "a plot could not be rendered: " + notes.front();
   }
-  return 0;
+  return finishRun(dir, outcome, message, notes, formatTable(run, results));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  kktdae::apps::installInterruptHandlers();
   CLI::App app{"Pendulum chains held by distance constraints, solved through the KKT system, "
                "with and without Baumgarte stabilization (seed 000's chapter run)",
                "kktdae-constraints"};
@@ -126,13 +214,14 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     kktdae::apps::finishConstraintsFlags(flags);
-  } catch (const CLI::ParseError& error) {
-    return app.exit(error);
-  }
-  try {
     return run(flags);
+  } catch (const CLI::ParseError& error) {
+    return kktdae::apps::usageExit(app, error);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "kktdae-constraints: error: out of memory (%s)\n", g_size_note.c_str());
+    return kktdae::apps::kExitFailed;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "kktdae-constraints: error: %s\n", error.what());
-    return 2;
+    return kktdae::apps::kExitFailed;
   }
 }

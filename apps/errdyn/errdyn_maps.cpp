@@ -2,9 +2,7 @@
 
 #include <cmath>
 
-#include "common/gnuplot.hpp"
 #include "common/number_format.hpp"
-#include "common/output_files.hpp"
 
 namespace kktdae::apps {
 
@@ -17,16 +15,19 @@ std::vector<double> logSpace(double first, double last, int count) {
   return values;
 }
 
-std::vector<std::string> writeStabilityMap(const std::filesystem::path& dir, const std::string& integrator,
-                                           const std::string& model, double derived_limit,
-                                           const std::vector<StabilityCell>& cells) {
-  const std::string stem = "map_" + integrator + "_" + model;
+std::string stabilityMapStem(const std::string& integrator, const std::string& model) {
+  return "map_" + integrator + "_" + model;
+}
+
+MapOutcome writeStabilityMap(RunDirectory& dir, const std::string& integrator, const std::string& model,
+                             double derived_limit, const std::vector<StabilityCell>& cells) {
+  const std::string stem = stabilityMapStem(integrator, model);
   std::string csv = "dt,omega,dt_omega,code,behaviour\n";
   for (const StabilityCell& cell : cells) {
     csv += shortest(cell.dt) + "," + shortest(cell.omega) + "," + shortest(cell.dt * cell.omega) + "," +
            std::to_string(static_cast<int>(cell.behaviour)) + "," + std::string(toString(cell.behaviour)) + "\n";
   }
-  writeFileAtomically(dir / (stem + ".csv"), csv);
+  dir.write(stem + ".csv", csv);
 
   // Points coloured by behaviour on log axes, with the derived limit ω = limit / dt as a line.
   const std::string script =
@@ -43,7 +44,7 @@ std::vector<std::string> writeStabilityMap(const std::filesystem::path& dir, con
       "plot '" + stem + ".csv' skip 1 using 1:2:4 with points pt 5 ps 2.2 palette notitle, \\\n"
       "     (limit > 0 ? limit / x : 1/0) with lines lw 3 lc rgb 'black' title sprintf('derived limit dt{/Symbol w} = %.3f', limit)\n";
   const PlotOutcome plot = renderPlot(dir, stem + ".gp", stem + ".png", script);
-  return {"map: " + (dir / (stem + ".csv")).string(), (plot.rendered ? "plot: " : "plot not rendered: ") + plot.note};
+  return {{"map: " + dir.file(stem + ".csv").string(), plot.line()}, plot};
 }
 
 }  // namespace kktdae::apps

@@ -29,7 +29,7 @@ nlohmann::json limitJson(const TrajectoryLimit& limit) {
 
 }  // namespace
 
-nlohmann::json writeLimitComparison(const std::filesystem::path& dir, const std::vector<LimitComparisonRow>& rows,
+nlohmann::json writeLimitComparison(RunDirectory& dir, const std::vector<LimitComparisonRow>& rows,
                                     std::vector<std::string>& lines) {
   std::string csv =
       "model,integrator,dt,closed_form,predicted,frozen_jacobian,no_gamma,decoupled,measured,coupling\n";
@@ -60,8 +60,8 @@ nlohmann::json writeLimitComparison(const std::filesystem::path& dir, const std:
                      {"measured", {{"limit", metricNumber(measured)}, {"found", r.measured.found},
                                    {"message", r.measured.message}, {"runs", r.measured.runs}}}});
   }
-  writeFileAtomically(dir / "limits.csv", csv);
-  lines.push_back("table: " + (dir / "limits.csv").string());
+  dir.write("limits.csv", csv);
+  lines.push_back("table: " + dir.file("limits.csv").string());
 
   // One plot per integrator: limit against dt, a colour per model, measured solid, predicted dashed.
   std::set<std::string> integrators, models;
@@ -93,12 +93,12 @@ nlohmann::json writeLimitComparison(const std::filesystem::path& dir, const std:
     }
     script += "\n";
     const PlotOutcome plot = renderPlot(dir, stem + ".gp", stem + ".png", script);
-    lines.push_back((plot.rendered ? "plot: " : "plot not rendered: ") + plot.note);
+    lines.push_back(plot.line());
   }
   return table;
 }
 
-nlohmann::json writeSoftDecayTable(const std::filesystem::path& dir, const std::vector<SoftDecayRow>& rows,
+nlohmann::json writeSoftDecayTable(RunDirectory& dir, const std::vector<SoftDecayRow>& rows,
                                    std::vector<std::string>& lines) {
   std::string csv =
       "case,timeconst,dampratio,dmin,dmax,requested_decay,predicted_decay,measured_decay,decay_deviation,"
@@ -133,8 +133,8 @@ nlohmann::json writeSoftDecayTable(const std::filesystem::path& dir, const std::
                      {"measured_offset", metricNumber(c.measured_offset)},
                      {"status", c.summary.ok() ? "ok" : c.summary.message}});
   }
-  writeFileAtomically(dir / "soft_decay.csv", csv);
-  lines.push_back("table: " + (dir / "soft_decay.csv").string());
+  dir.write("soft_decay.csv", csv);
+  lines.push_back("table: " + dir.file("soft_decay.csv").string());
   return table;
 }
 

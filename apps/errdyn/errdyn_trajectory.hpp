@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/run_directory.hpp"
 #include "kktdae/experiments/limit_comparison.hpp"
 #include "kktdae/experiments/soft_decay_check.hpp"
 
@@ -15,7 +16,7 @@ namespace kktdae::apps {
 
 /// Writes limits.csv and limits_<integrator>.gp/.png (limit against dt, predicted dashed and
 /// measured solid, per model); returns the rows as JSON and appends what to print to `lines`.
-nlohmann::json writeLimitComparison(const std::filesystem::path& dir, const std::vector<LimitComparisonRow>& rows,
+nlohmann::json writeLimitComparison(RunDirectory& dir, const std::vector<LimitComparisonRow>& rows,
                                     std::vector<std::string>& lines);
 
 /// One soft-constraint case of the table: a name and its check.
@@ -26,7 +27,7 @@ struct SoftDecayRow {
 };
 
 /// Writes soft_decay.csv; returns the rows as JSON and appends what to print to `lines`.
-nlohmann::json writeSoftDecayTable(const std::filesystem::path& dir, const std::vector<SoftDecayRow>& rows,
+nlohmann::json writeSoftDecayTable(RunDirectory& dir, const std::vector<SoftDecayRow>& rows,
                                    std::vector<std::string>& lines);
 
 }  // namespace kktdae::apps

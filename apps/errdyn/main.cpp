@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <exception>
 
+#include "common/cli_validators.hpp"
+#include "common/exit_codes.hpp"
+#include "common/interrupt.hpp"
 #include "common/json_output.hpp"
 #include "common/number_format.hpp"
-#include "common/output_files.hpp"
+#include "common/run_directory.hpp"
 #include "errdyn/errdyn_maps.hpp"
 #include "errdyn/errdyn_trajectory.hpp"
 #include "kktdae/kktdae.hpp"
@@ -33,6 +36,23 @@ struct Flags {
   bool trajectory = false;  ///< the trajectory-based limits and the soft-constraint decay (costs runs)
 };
 
+const std::vector<Integrator> kFixedStep = {Integrator::ExplicitEuler, Integrator::SemiImplicitEuler, Integrator::Rk4};
+const std::vector<std::string> kModelNames = {"plane", "circle", "chain2", "chain3"};
+
+/// errdyn.json and every map's .csv, .gp and .png.
+std::vector<std::string> errdynFiles() {
+  // --trajectory's tables and its limit plots (for the integrators runTrajectory compares).
+  std::vector<std::string> files = {"errdyn.json", "limits.csv", "soft_decay.csv", "limits_rk4.gp", "limits_rk4.png",
+                                    "limits_semi_implicit.gp", "limits_semi_implicit.png"};
+  for (Integrator integrator : kFixedStep) {
+    for (const std::string& model : kModelNames) {
+      const std::string stem = stabilityMapStem(std::string(toString(integrator)), model);
+      for (const char* extension : {".csv", ".gp", ".png"}) files.push_back(stem + extension);
+    }
+  }
+  return files;
+}
+
 /// An n-link chain hanging at rest with link k's constraint at φ_k = e_k (φ = ½(|d|² − L²)).
 State hangingChain(const PendulumChain& chain, const Vector& e) {
   State s = chain.initialState(0.0);
@@ -47,7 +67,7 @@ State hangingChain(const PendulumChain& chain, const Vector& e) {
 }
 
 /// §5–§7 of docs/baumgarte.md: predicted vs measured limits, and the soft constraints' decay.
-nlohmann::json runTrajectory(const std::filesystem::path& out, const std::vector<Model>& models, int threads) {
+nlohmann::json runTrajectory(RunDirectory& out, const std::vector<Model>& models, int threads) {
   nlohmann::json section;
   std::vector<LimitComparisonCase> cases;
   for (const Model& model : models) {
@@ -120,8 +140,9 @@ nlohmann::json runTrajectory(const std::filesystem::path& out, const std::vector
 }
 
 int run(const Flags& flags) {
-  const std::filesystem::path out = flags.out;
-  prepareOutputDirectory(out);
+  RunDirectory dir = openRunDirectory("--out", flags.out, "kktdae-errdyn", errdynFiles());
+  RunOutcome outcome = RunOutcome::Complete;
+  std::string failure;
 
   const CircleMass circle;
   const PointOnPlane plane;
@@ -175,14 +196,17 @@ int run(const Flags& flags) {
   }
   document["continuous"] = continuous;
 
-  if (flags.limits) {
+  // The library's sweeps run to their end; a signal is obeyed between them (each takes about a
+  // second), and errdyn.json then holds the parts finished.
+  if (flags.limits && !interrupted()) {
     // 2. Discrete stability limits: derived, measured on the linear model, measured on the others.
     std::printf("\ncritically damped stability limit of dt*omega (dt = 0.005 s, 20 s runs; measured = first unstable gain\n"
                 "above the stable band, grid 0.01; a model unstable at every gain shows the grid's first point)\n");
     std::printf("%-14s %9s %9s %9s %9s %9s   seed 000's 'dt*omega ~ 1' is off by\n", "integrator", "derived", "plane",
                 "circle", "chain2", "chain3");
     nlohmann::json stability;
-    for (Integrator integrator : {Integrator::ExplicitEuler, Integrator::SemiImplicitEuler, Integrator::Rk4}) {
+    for (Integrator integrator : kFixedStep) {
+      if (interrupted()) break;
       const std::string name(toString(integrator));
       const double derived = baumgarteStabilityLimit(integrator, 1.0);
       StabilityMapOptions options;
@@ -226,29 +250,34 @@ int run(const Flags& flags) {
                             {"run_length", "max(2 s, 400 steps) for the maps; 4000 steps for the limits"}};
 
   // 3. (dt, ω) maps, per integrator and model.
-  if (flags.maps) {
+  if (flags.maps && !interrupted()) {
     std::printf("\nstability maps (%d x %d runs each):\n", flags.map_points, flags.map_points);
     const auto dts = logSpace(1e-3, 3e-2, flags.map_points);
     const auto omegas = logSpace(5.0, 3000.0, flags.map_points);
-    for (Integrator integrator : {Integrator::ExplicitEuler, Integrator::SemiImplicitEuler, Integrator::Rk4}) {
+    for (Integrator integrator : kFixedStep) {
       for (const Model& model : models) {
+        if (interrupted()) break;
         StabilityMapOptions options;
         options.integrator = integrator;
         options.dts = dts;
         options.omegas = omegas;
         options.parallel.threads = flags.threads;
         const auto cells = runStabilityMap(*model.system, model.start, options);
-        for (const std::string& line : writeStabilityMap(out, std::string(toString(integrator)), model.name,
-                                                         baumgarteStabilityLimit(integrator, 1.0), cells)) {
-          std::printf("  %s\n", line.c_str());
-        }
+        const MapOutcome map = writeStabilityMap(dir, std::string(toString(integrator)), model.name,
+                                                 baumgarteStabilityLimit(integrator, 1.0), cells);
+        for (const std::string& line : map.lines) std::printf("  %s\n", line.c_str());
+        outcome = worse(outcome, outcomeOf(map.plot));
+        if (map.plot.status == PlotStatus::Failed && failure.empty()) failure = map.plot.note;
       }
     }
   }
-  if (flags.trajectory) document["trajectory"] = runTrajectory(out, models, flags.threads);
-  writeJson(out / "errdyn.json", document);
-  std::printf("\nresults: %s\n", (out / "errdyn.json").c_str());
-  return 0;
+  if (flags.trajectory && !interrupted()) document["trajectory"] = runTrajectory(dir, models, flags.threads);
+  writeJson(dir, "errdyn.json", document);
+  std::printf("\nresults: %s\n", dir.file("errdyn.json").c_str());
+  if (interrupted()) outcome = RunOutcome::Interrupted;
+  dir.finish(outcome, outcome == RunOutcome::Interrupted ? "interrupted by a signal; errdyn.json holds the parts finished" : failure);
+  std::printf("manifest: %s (%s)\n", dir.file(kManifestName).c_str(), toString(outcome));
+  return exitCodeFor(outcome);
 }
 
 }  // namespace
@@ -260,10 +289,10 @@ int main(int argc, char** argv) {
   Flags flags;
   app.add_option("--out", flags.out, "write errdyn.json, the maps' CSV and PNGs here")->required();
   app.add_option("--rtol", flags.rtol, "CVODE tolerance for the continuous comparison")
-      ->check(CLI::Range(1e-13, 1e-3))
+      ->check(finiteInRange(1e-13, 1e-3))
       ->capture_default_str();
   app.add_option("--map-points", flags.map_points, "grid points per axis of each stability map")
-      ->check(CLI::Range(2, 60))
+      ->check(integerInRange(2, 60))
       ->capture_default_str();
   app.add_flag("--maps,!--no-maps", flags.maps, "draw the (dt, omega) stability maps");
   app.add_flag("--limits,!--no-limits", flags.limits, "measure the stability limits of dt*omega (the longest part)");
@@ -272,15 +301,16 @@ int main(int argc, char** argv) {
                "soft constraints' decay (docs/baumgarte.md sections 5-7; several minutes)");
   app.add_option("--threads", flags.threads,
                  "threads for the independent runs (0: all cores); every output is the same for any count")
-      ->check(CLI::Range(0, kktdae::kMaxSweepThreads))
+      ->check(integerInRange(0, kktdae::kMaxSweepThreads))
       ->capture_default_str();
+  installInterruptHandlers();
   try {
     app.parse(argc, argv);
     return run(flags);
   } catch (const CLI::ParseError& error) {
-    return app.exit(error);
+    return usageExit(app, error);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "kktdae-errdyn: error: %s\n", error.what());
-    return 2;
+    return kExitFailed;
   }
 }

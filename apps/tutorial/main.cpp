@@ -12,6 +12,9 @@
 
 #include "bead_on_hoop.hpp"
 #include "common/cli_validators.hpp"
+#include "common/exit_codes.hpp"
+#include "common/interrupt.hpp"
+#include "common/number_format.hpp"
 #include "spherical_pendulum.hpp"
 
 namespace {
@@ -25,6 +28,38 @@ struct Settings {
   double rtol = 1e-9;       // IDA's relative tolerance (atol = rtol / 100)
   double duration = 10.0;   // simulated time [s]
 };
+
+/// The ida_ggl runs report every 0.01 s (simulateAndWatch).
+constexpr double kIdaOutputSpacing = 0.01;
+/// Most steps (RK4) or outputs (ida_ggl) one run may take: twelve runs of 1e8 RK4 steps already
+/// take most of an hour.
+constexpr double kMaxStepsPerRun = 1e8;
+
+/// Refuses --dt and --duration whose runs would take no step or an unbounded number of them,
+/// naming the flags (CLI::ValidationError); compared as doubles, before any conversion.
+void checkRunLengths(const Settings& settings) {
+  const double rk4_steps = std::round(settings.duration / settings.dt);
+  if (!(rk4_steps <= kMaxStepsPerRun)) {
+    throw CLI::ValidationError("--duration/--dt", kktdae::apps::pythonRepr(settings.duration) + " s / " +
+                                                      kktdae::apps::pythonRepr(settings.dt) + " s = " +
+                                                      kktdae::apps::pythonRepr(rk4_steps) + " RK4 steps per run; at most " +
+                                                      kktdae::apps::pythonRepr(kMaxStepsPerRun));
+  }
+  if (rk4_steps < 1.0) {
+    throw CLI::ValidationError("--dt", kktdae::apps::pythonRepr(settings.dt) + " s is more than twice --duration " +
+                                           kktdae::apps::pythonRepr(settings.duration) + " s: RK4 would take no step");
+  }
+  const double outputs = std::round(settings.duration / kIdaOutputSpacing);
+  if (!(outputs <= kMaxStepsPerRun)) {
+    throw CLI::ValidationError("--duration", kktdae::apps::pythonRepr(settings.duration) + " s is " +
+                                                 kktdae::apps::pythonRepr(outputs) + " ida_ggl outputs of 0.01 s; at most " +
+                                                 kktdae::apps::pythonRepr(kMaxStepsPerRun) + " (1e6 s)");
+  }
+  if (outputs < 1.0) {
+    throw CLI::ValidationError("--duration", kktdae::apps::pythonRepr(settings.duration) +
+                                                 " s is shorter than half of ida_ggl's output spacing, 0.01 s");
+  }
+}
 
 /// Counts the checks and prints each failure; the exit code is failures() > 0.
 class Checks {
@@ -205,6 +240,10 @@ int runTutorial(const Settings& settings) {
 
   std::printf("\nSummary::briefReport() of each run\n");
   for (const std::string& report : reports) std::printf("%s\n", report.c_str());
+  if (kktdae::apps::interrupted()) {
+    std::printf("\ninterrupted by a signal: no verdict\n");
+    return kktdae::apps::interruptExitCode();
+  }
   std::printf("\n%s\n", checks.failures() == 0 ? "all checks passed" : "SOME CHECKS FAILED");
   return checks.failures() == 0 ? 0 : 1;
 }
@@ -222,11 +261,18 @@ int main(int argc, char** argv) {
   app.add_option("--duration", settings.duration, "simulated time [s]")
       ->check(kktdae::apps::finitePositive())
       ->capture_default_str();
-  CLI11_PARSE(app, argc, argv);
+  kktdae::apps::installInterruptHandlers();
   try {
-    return runTutorial(settings);
+    app.parse(argc, argv);
+    checkRunLengths(settings);
+  } catch (const CLI::ParseError& error) {
+    return kktdae::apps::usageExit(app, error);
+  }
+  try {
+    const int code = runTutorial(settings);
+    return kktdae::apps::interrupted() ? kktdae::apps::interruptExitCode() : code;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "kktdae-tutorial: error: %s\n", error.what());
-    return 2;
+    return kktdae::apps::kExitFailed;
   }
 }

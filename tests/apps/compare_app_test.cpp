@@ -2,6 +2,7 @@
 // from a recorded output.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -12,6 +13,29 @@
 
 using namespace kktdae::testing;
 using Catch::Matchers::Contains;
+
+namespace {
+/// The rows of a CSV file, split on commas outside double quotes.
+std::vector<std::vector<std::string>> csvRows(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (char c : line) {
+      if (c == '"') quoted = !quoted;
+      if (c == ',' && !quoted) {
+        fields.emplace_back();
+      } else {
+        fields.back() += c;
+      }
+    }
+    rows.push_back(fields);
+  }
+  return rows;
+}
+}  // namespace
 
 namespace {
 const std::string kApp = KKTDAE_COMPARE_APP;
@@ -52,7 +76,7 @@ TEST_CASE("compare app: a short sweep writes its files and every error follows i
     CHECK(row["status"] == "ok");
     REQUIRE(row["error_at_T"].is_number());
     CHECK(row["error_at_T"].get<double>() > 0.0);
-    CHECK(row["wall_seconds"].get<double>() >= 0.0);
+    CHECK(!row.contains("wall_seconds"));  // measured times live in timing.json only
     if (row["kind"] == "fixed_step") {
       // A fixed-step run takes exactly T / dt steps.
       CHECK(row["steps"].get<long>() == std::lround(0.5 / row["dt"].get<double>()));
@@ -65,6 +89,10 @@ TEST_CASE("compare app: a short sweep writes its files and every error follows i
   CHECK(reference["cross_check"].get<double>() < 1e-8);
   CHECK(reference["richardson_estimate"].get<double>() < 1e-8);
   CHECK(reference["state_at_T"].size() == 12);  // (q, v) of two particles in 3D
+
+  const auto timing = readJson(dir / "timing.json");
+  REQUIRE(timing["rows"].size() == doc["rows"].size());
+  for (const auto& row : timing["rows"]) CHECK(row["wall_seconds"].get<double>() >= 0.0);
 
   const auto rows = rowsBySetting(doc);
   // Global error ∝ dt^p: halving dt twice divides it by 2^(2p) — 256 for RK4, 4 for the Euler
@@ -144,4 +172,59 @@ TEST_CASE("compare app: bad flags give a usage error and a non-zero exit", "[app
     CHECK(run.exit_code > 0);
     CHECK(!run.output.empty());
   }
+}
+
+TEST_CASE("compare app: a failed run's numbers are empty CSV fields with its status, never nan", "[apps][compare]") {
+  // rtol 1e-300 (atol 1e-302) is below what any adaptive solver can meet: every such run fails.
+  const auto dir = freshOutputDir("compare_failed_rows");
+  const AppRun run = runApp(kApp, "--horizon 0.1 --integrators rk4,cvode_bdf --dts 0.01 --rtols 1e-300 --repeats 1 "
+                                  "--out '" + dir.string() + "'");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  for (const char* file : {"compare.csv", "timing.csv"}) {
+    INFO(file);
+    for (const auto& row : csvRows(readFile(dir / file))) {
+      for (const std::string& field : row) {
+        INFO(field);
+        CHECK((field != "nan" && field != "inf" && field != "-inf" && field != "-nan"));
+      }
+    }
+  }
+  const auto rows = csvRows(readFile(dir / "compare.csv"));
+  REQUIRE(rows.size() == 3);  // the header, rk4, cvode_bdf
+  const auto& header = rows[0];
+  const auto column = [&](const std::string& name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  REQUIRE(rows[2][0] == "cvode_bdf");
+  CHECK(rows[2][column("error_at_T")].empty());  // no error at T…
+  CHECK(rows[2][column("status")] != "ok");       // …and the status says why
+  CHECK(!rows[2][column("message")].empty());
+  CHECK(rows[1][column("status")] == "ok");
+  CHECK(!rows[1][column("error_at_T")].empty());
+  CHECK(readJson(dir / "compare.json")["rows"][1]["error_at_T"].is_null());
+}
+
+TEST_CASE("compare app: two runs of one command write the same bytes outside the timing files", "[apps][compare]") {
+  const std::string flags = "--horizon 0.5 --integrators semi_implicit,rk4,cvode_bdf --dts 0.01,0.005 --rtols 1e-5 "
+                            "--repeats 1";
+  const auto a = freshOutputDir("compare_same_a"), b = freshOutputDir("compare_same_b");
+  for (const auto& dir : {a, b}) {
+    const AppRun run = runApp(kApp, flags + " --out '" + dir.string() + "'");
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+  }
+  std::vector<std::string> files = {"compare.csv", "compare.json", "work_precision.gp"};
+  if (gnuplotOnPath()) files.emplace_back("work_precision.png");
+  for (const std::string& file : files) {
+    INFO(file);
+    const std::string first = readFile(a / file);
+    CHECK(!first.empty());
+    CHECK(first == readFile(b / file));
+    CHECK_THAT(first, !Contains("wall"));  // not a wall time, not even a label
+  }
+  // The wall times are measured and kept, in their own files.
+  CHECK_THAT(readFile(a / "timing.csv"), Contains("wall_seconds"));
+  CHECK_THAT(readFile(a / "timing.gp"), Contains("wall time per run"));
+  if (gnuplotOnPath()) CHECK(std::filesystem::file_size(a / "timing.png") > 10000);
 }

@@ -4,7 +4,8 @@ namespace kktdae {
 
 std::vector<ChainModeResult> runChainComparison(const PendulumChain& chain, const State& initial,
                                                 const std::vector<ChainMode>& modes,
-                                                const SimulationOptions& options, bool record_trace) {
+                                                const SimulationOptions& options, bool record_trace,
+                                                const Observer& also_observe) {
   std::vector<ChainModeResult> results;
   results.reserve(modes.size());
   for (const ChainMode& mode : modes) {
@@ -17,9 +18,10 @@ std::vector<ChainModeResult> runChainComparison(const PendulumChain& chain, cons
     ChainMetricsObserver metrics(chain);
     if (record_trace) result.trace.reserve(static_cast<std::size_t>(options.gridSteps(initial.t)) + 1);
     result.summary = simulate(chain, initial, run_options,
-                              [&](double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef) {
+                              [&](double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) {
                                 metrics.observe(t, q, v);
                                 if (record_trace) result.trace.append(chain, t, q, v);
+                                if (also_observe) also_observe(t, q, v, lambda);
                               });
     result.metrics = metrics.metrics();
     results.push_back(std::move(result));

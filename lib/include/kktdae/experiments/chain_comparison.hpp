@@ -29,9 +29,11 @@ struct ChainModeResult {
 
 /// Runs each mode with `options` (its stabilization replaced by the mode's), observing every
 /// step. A run that fails (non-finite state, failed KKT solve) stops there; its metrics cover
-/// the states before, and the other modes still run.
+/// the states before, and the other modes still run. `also_observe`, when given, is called after
+/// the metrics at every observed state of every mode (an app's progress or test hooks).
 std::vector<ChainModeResult> runChainComparison(const PendulumChain& chain, const State& initial,
                                                 const std::vector<ChainMode>& modes,
-                                                const SimulationOptions& options, bool record_trace);
+                                                const SimulationOptions& options, bool record_trace,
+                                                const Observer& also_observe = {});
 
 }  // namespace kktdae

@@ -1,0 +1,216 @@
+// The run-directory rule (README "Output directories"): an earlier run's files and a killed
+// run's temporaries go first, the manifest comes last, and SIGINT/SIGTERM publish what was
+// recorded, marked "interrupted", with exit 130/143. Signals arrive at deterministic points
+// through the apps' test-only hooks (apps/common/interrupt.hpp).
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <set>
+
+#include "apps/app_runner.hpp"
+
+using namespace kktdae::testing;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const std::string kConstraints = KKTDAE_CONSTRAINTS_APP;
+const std::string kCircle = KKTDAE_CIRCLE_APP;
+
+void writeText(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+std::set<std::string> filesIn(const std::filesystem::path& dir) {
+  std::set<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) names.insert(entry.path().filename().string());
+  return names;
+}
+
+/// Names that look like a writer's temporary: "<name>.XXXXXX".
+std::vector<std::string> temporariesIn(const std::filesystem::path& dir) {
+  std::vector<std::string> found;
+  for (const std::string& name : filesIn(dir)) {
+    const std::size_t dot = name.rfind('.');
+    if (dot != std::string::npos && name.size() - dot == 7 && name.find('.') < dot) found.push_back(name);
+  }
+  return found;
+}
+
+/// The manifest lists exactly the files in the directory besides itself (and anything the test
+/// put there that the app does not own), each with its size on disk.
+void checkManifestMatches(const std::filesystem::path& dir, const nlohmann::json& manifest,
+                          const std::set<std::string>& foreign = {}) {
+  std::set<std::string> listed;
+  for (const auto& file : manifest["files"]) {
+    const std::string name = file["name"].get<std::string>();
+    INFO(name);
+    listed.insert(name);
+    REQUIRE(std::filesystem::exists(dir / name));
+    CHECK(file["bytes"].get<std::uintmax_t>() == std::filesystem::file_size(dir / name));
+  }
+  std::set<std::string> present = filesIn(dir);
+  present.erase("manifest.json");
+  for (const std::string& name : foreign) present.erase(name);
+  CHECK(listed == present);
+}
+
+}  // namespace
+
+TEST_CASE("run directory: an earlier run's files and a killed run's temporaries are removed, the manifest is last",
+          "[apps][run_directory]") {
+  const auto dir = freshOutputDir("run_directory_rule");
+  std::filesystem::create_directories(dir);
+  // What a full run, a --seeds run and a killed run left behind, and a file that is not ours.
+  for (const char* stale : {"recording.csv", "violation.png", "violation.gp", "seeds.csv", "seeds.json",
+                            "recording.csv.QHHPRk", "violation.png.0gFSHZ", "manifest.json.a1B2c3"}) {
+    writeText(dir / stale, "stale");
+  }
+  writeText(dir / "manifest.json", "{\"status\": \"complete\"}");
+  writeText(dir / "notes.txt", "the user's");
+  const AppRun run = runApp(kConstraints, "--seed 0 --no-rerun --out '" + dir.string() + "'");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK(filesIn(dir) == std::set<std::string>{"metrics.json", "timing.json", "manifest.json", "notes.txt"});
+  const auto manifest = readJson(dir / "manifest.json");
+  CHECK(manifest["app"] == "kktdae-constraints");
+  CHECK(manifest["status"] == "complete");
+  checkManifestMatches(dir, manifest, {"notes.txt"});
+  CHECK(manifest["files"][0]["name"] == "metrics.json");  // in the order written
+  CHECK_THAT(run.output, Contains("files written to"));
+}
+
+TEST_CASE("run directory: SIGINT while a plot renders publishes the recording, removes the temporary, exits 130",
+          "[apps][run_directory][signals]") {
+  if (!gnuplotOnPath()) {
+    WARN("gnuplot is not on the PATH: no plot renders, nothing to interrupt");
+    return;
+  }
+  const auto dir = freshOutputDir("signal_during_plot");
+  const AppRun run = runShell("KKTDAE_TEST_SIGNAL_AT_PLOT=2 '" + kConstraints + "' --seed 0 --steps 400 --out '" +
+                              dir.string() + "'");
+  INFO(run.output);
+  CHECK(run.exit_code == 130);
+  CHECK(temporariesIn(dir).empty());
+  const auto manifest = readJson(dir / "manifest.json");
+  CHECK(manifest["status"] == "interrupted");
+  checkManifestMatches(dir, manifest);
+  // The first plot was finished before the signal; the second was being rendered; the third never began.
+  CHECK(std::filesystem::exists(dir / "recording.csv"));
+  CHECK(std::filesystem::exists(dir / "violation.png"));
+  CHECK(!std::filesystem::exists(dir / "energy.png"));
+  CHECK(!std::filesystem::exists(dir / "tip_path.png"));
+  CHECK_THAT(run.output, Contains("interrupted while rendering"));
+}
+
+TEST_CASE("run directory: SIGTERM while a plot renders exits 143", "[apps][run_directory][signals]") {
+  if (!gnuplotOnPath()) {
+    WARN("gnuplot is not on the PATH: no plot renders, nothing to interrupt");
+    return;
+  }
+  const auto dir = freshOutputDir("sigterm_during_plot");
+  const AppRun run = runShell("KKTDAE_TEST_SIGNAL=TERM KKTDAE_TEST_SIGNAL_AT_PLOT=1 '" + kCircle + "' --out '" +
+                              dir.string() + "'");
+  INFO(run.output);
+  CHECK(run.exit_code == 143);
+  CHECK(temporariesIn(dir).empty());
+  CHECK(!std::filesystem::exists(dir / "phi.png"));
+  const auto manifest = readJson(dir / "manifest.json");
+  CHECK(manifest["status"] == "interrupted");
+  checkManifestMatches(dir, manifest);
+}
+
+TEST_CASE("run directory: on a full disk a truncated plot is not published and the run fails",
+          "[apps][run_directory][full_disk]") {
+  if (!gnuplotOnPath()) {
+    WARN("gnuplot is not on the PATH: no plot to truncate");
+    return;
+  }
+  // A 160 kB tmpfs holds circle.csv (112 kB) and the JSON files but not phi.png (47 kB) too.
+  const auto mount_point = freshOutputDir("full_disk");
+  std::filesystem::create_directories(mount_point);
+  if (std::system(("mount -t tmpfs -o size=160k tmpfs '" + mount_point.string() + "' 2>/dev/null").c_str()) != 0) {
+    WARN("cannot mount a small tmpfs here (needs root): the full-disk case is not exercised");
+    return;
+  }
+  struct Unmount {
+    std::filesystem::path path;
+    ~Unmount() { std::system(("umount '" + path.string() + "'").c_str()); }
+  } unmount{mount_point};
+  const auto dir = mount_point / "run";
+  const AppRun run = runApp(kCircle, "--out '" + dir.string() + "'");
+  INFO(run.output);
+  CHECK(run.exit_code == 1);
+  CHECK_THAT(run.output, Contains("is not a whole PNG"));
+  CHECK_THAT(run.output, !Contains("plot: "));
+  CHECK(!std::filesystem::exists(dir / "phi.png"));
+  CHECK(temporariesIn(dir).empty());
+  const auto manifest = readJson(dir / "manifest.json");
+  CHECK(manifest["status"] == "failed");
+  CHECK_THAT(manifest["message"].get<std::string>(), Contains("phi.png"));
+  checkManifestMatches(dir, manifest);
+}
+
+TEST_CASE("run directory: SIGINT at step 1000 stops the run there, keeps what it recorded, exits 130",
+          "[apps][run_directory][signals]") {
+  // gnuplot is left out (PATH without it) so that only the run itself is interrupted.
+  const auto dir = freshOutputDir("signal_at_step");
+  const AppRun run = runShell("PATH=/nonexistent KKTDAE_TEST_SIGNAL_AT_STEP=1000 '" + kConstraints +
+                              "' --seed 0 --out '" + dir.string() + "'");
+  INFO(run.output);
+  CHECK(run.exit_code == 130);
+  CHECK(temporariesIn(dir).empty());
+  const auto manifest = readJson(dir / "manifest.json");
+  CHECK(manifest["status"] == "interrupted");
+  checkManifestMatches(dir, manifest);
+  // The first mode stopped at the next step after the signal; the second never stepped.
+  const auto metrics = readJson(dir / "metrics.json");
+  const auto& none = metrics["results"]["none"];
+  CHECK(none["status"] == "interrupted");
+  CHECK(none["steps_completed"].get<long>() >= 1000);
+  CHECK(none["steps_completed"].get<long>() <= 1001);
+  CHECK(metrics["results"]["baumgarte"]["steps_completed"] == 0);
+  // recording.csv holds every step the first mode took, and only those.
+  const std::string csv = readFile(dir / "recording.csv");
+  CHECK_THAT(csv, Contains("\n1000,5,"));
+  CHECK_THAT(run.output, Contains("interrupted before step"));
+}
+
+TEST_CASE("run directory: SIGTERM during kktdae-circle's run exits 143 with its files for the states recorded",
+          "[apps][run_directory][signals]") {
+  const auto dir = freshOutputDir("sigterm_at_step");
+  const AppRun run = runShell("PATH=/nonexistent KKTDAE_TEST_SIGNAL=TERM KKTDAE_TEST_SIGNAL_AT_STEP=200 '" + kCircle +
+                              "' --out '" + dir.string() + "'");
+  INFO(run.output);
+  CHECK(run.exit_code == 143);
+  const auto manifest = readJson(dir / "manifest.json");
+  CHECK(manifest["status"] == "interrupted");
+  checkManifestMatches(dir, manifest);
+  const auto metrics = readJson(dir / "metrics.json");
+  CHECK(metrics["status"] == "interrupted");
+  CHECK(metrics["steps"].get<long>() >= 200);
+  CHECK(metrics["steps"].get<long>() <= 201);
+}
+
+TEST_CASE("run directory: kktdae-errdyn and kktdae-compare interrupted while plotting exit 130 with a manifest",
+          "[apps][run_directory][signals]") {
+  if (!gnuplotOnPath()) {
+    WARN("gnuplot is not on the PATH: no plot renders, nothing to interrupt");
+    return;
+  }
+  const std::vector<std::pair<std::string, std::string>> runs = {
+      {KKTDAE_ERRDYN_APP, "--no-limits --map-points 3 --threads 1"},
+      {KKTDAE_COMPARE_APP, "--horizon 0.5 --integrators rk4 --dts 0.01 --repeats 1"}};
+  for (const auto& [app, flags] : runs) {
+    const auto dir = freshOutputDir("signal_plot_" + std::filesystem::path(app).filename().string());
+    const AppRun run = runShell("KKTDAE_TEST_SIGNAL_AT_PLOT=1 '" + app + "' " + flags + " --out '" + dir.string() + "'");
+    INFO(app << ": " << run.output);
+    CHECK(run.exit_code == 130);
+    CHECK(temporariesIn(dir).empty());
+    const auto manifest = readJson(dir / "manifest.json");
+    CHECK(manifest["status"] == "interrupted");
+    checkManifestMatches(dir, manifest);
+    for (const auto& file : manifest["files"]) CHECK_THAT(file["name"].get<std::string>(), !Contains(".png"));
+  }
+}
+
