@@ -55,6 +55,10 @@ std::string chapterVerdict(const ConstraintsFlags& flags, const std::vector<Chai
     // GGL enforces φ and φ̇ itself and drops the Baumgarte terms: the two modes are one run.
     return "not applicable (ida_ggl holds the links itself; both modes are the same run)";
   }
+  if (flags.integrator == "rattle") {
+    // RATTLE solves φ = 0 and J q̇ = 0 at every step and ignores the gains: the same run twice.
+    return "not applicable (rattle holds the links itself; both modes are the same run)";
+  }
   if (none->diverged() || baumgarte->diverged()) {
     return "UNEXPECTED — investigate (a mode diverged; its numbers cover the steps before)";
   }
@@ -269,7 +273,7 @@ namespace {
 
 /// seeds.csv's verdict column: a code rather than the sentence.
 std::string verdictCode(const ConstraintsFlags& flags, const std::vector<ChainModeResult>& results) {
-  if (flags.integrator == "ida_ggl") return "not_applicable";
+  if (flags.integrator == "ida_ggl" || flags.integrator == "rattle") return "not_applicable";
   return chapterVerdict(flags, results) == kAsExpected ? "as_expected" : "unexpected";
 }
 

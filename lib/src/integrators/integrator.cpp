@@ -24,7 +24,7 @@ const std::vector<Integrator>& allIntegrators() {
   static const std::vector<Integrator> all{Integrator::ExplicitEuler, Integrator::SemiImplicitEuler,
                                            Integrator::Rk4,           Integrator::CvodeBdf,
                                            Integrator::CvodeAdams,    Integrator::IdaIndex1,
-                                           Integrator::IdaGgl};
+                                           Integrator::IdaGgl,        Integrator::Rattle};
   return all;
 }
 

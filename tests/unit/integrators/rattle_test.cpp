@@ -204,3 +204,29 @@ TEST_CASE("rattle: a Newton that cannot reach its tolerance fails the step, nami
   CHECK(report.newton_residual > options.newton_tolerance);
   CHECK_THAT(report.message, Catch::Contains("cap of 1") && Catch::Contains("|phi|_inf"));
 }
+
+TEST_CASE("rattle: the observer's multiplier mu approximates the KKT lambda at the new state to first order",
+          "[integrators][rattle][lambda]") {
+  // μₙ is the multiplier of the second half-kick alone; against λ solved exactly at (qₙ₊₁, q̇ₙ₊₁)
+  // its error is O(dt) (the half-kicks split the step's impulse between λₙ and μₙ unevenly).
+  const PendulumChain chain(PendulumChainParams::uniform(2));
+  std::vector<double> errors;
+  const std::vector<double> dts{0.004, 0.002, 0.001};
+  for (double dt : dts) {
+    auto stepper = rattle(chain);
+    AccelerationFunction exact(chain, Stabilization::none(), KktOptions{});
+    Vector qdd(chain.nq());
+    State state = chain.initialState(0.1);
+    double worst = 0.0;
+    REQUIRE(runSteps(*stepper, chain, state, dt, std::lround(1.0 / dt), false, [&](long, const State& s) {
+      REQUIRE(exact.evaluate(s.t, s.q, s.v, qdd).ok());
+      worst = std::max(worst, (stepper->lambda() - exact.lambda()).lpNorm<Eigen::Infinity>());
+    }));
+    errors.push_back(worst);
+  }
+  INFO("max |mu - lambda_kkt| over 1 s: " << errors[0] << ", " << errors[1] << ", " << errors[2]);
+  for (int i = 0; i + 1 < 3; ++i) {
+    CHECK(errors[i] / errors[i + 1] > 1.8);
+    CHECK(errors[i] / errors[i + 1] < 2.2);
+  }
+}

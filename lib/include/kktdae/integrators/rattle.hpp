@@ -25,12 +25,12 @@ namespace kktdae {
 void requireRattleModel(const ConstrainedSystem& system);
 
 /// Makes the RATTLE stepper. The observer's λ at a step's end is μₙ, the multiplier of the
-/// second half-kick, scaled as a force: (dt/2)·Jₙ₊₁ᵀμₙ is the constraint impulse of that
-/// half-step, and Jᵀμ approximates the constraint force at the new state to O(dt) (λₙ, of the
-/// first half-kick, is the other half; their mean over a step boundary, (μₙ + λₙ₊₁)/2, is the
-/// O(dt²) one). At the initial state it is the KKT solve's λ. Baumgarte gains are ignored
-/// (notes() says so); KktForm::Block is served by the Schur factorization (M is constant and
-/// diagonal, so W is exact) and noted too. Throws std::invalid_argument for invalid options,
+/// second half-kick, scaled as a force [units of λ, as the KKT solve's]: (dt/2)·Jₙ₊₁ᵀμₙ is the
+/// constraint impulse of that half-step, so Jₙ₊₁ᵀμₙ is the mean constraint force over it. It
+/// approximates the KKT λ at the new state to first order in dt (measured on the double pendulum:
+/// halving dt halves the difference). At the initial state it is the KKT solve's λ. Baumgarte
+/// gains are ignored (notes() says so); KktForm::Block is served by the Schur factorization (M
+/// is constant and diagonal, so W is exact) and noted too. Throws std::invalid_argument for invalid options,
 /// a model requireRattleModel() refuses, or projection after the step (RATTLE holds both
 /// manifolds itself; a projection would break its symplecticity).
 std::unique_ptr<FixedStepper> makeRattleStepper(const ConstrainedSystem& system, const FixedStepperSetup& setup);
