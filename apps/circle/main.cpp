@@ -270,7 +270,7 @@ int main(int argc, char** argv) {
                "kktdae-circle"};
   CircleFlags flags;
   app.add_option("--integrator", flags.integrator,
-                 "fixed-step (euler, semi_implicit, rk4: step dt) or adaptive (SUNDIALS: outputs every dt)")
+                 "fixed-step (euler, semi_implicit, rk4, rattle: step dt) or adaptive (SUNDIALS: outputs every dt)")
       ->check(CLI::IsMember(integratorChoices()))
       ->capture_default_str();
   app.add_option("--form", flags.form, "KKT form")->check(CLI::IsMember({"schur", "block"}))->capture_default_str();

@@ -5,8 +5,9 @@
 
 #include <atomic>
 #include <string>
-#include <type_traits>
 #include <utility>
+
+#include "kktdae/simulate/simulate.hpp"
 
 namespace kktdae::apps {
 
@@ -26,26 +27,14 @@ int interruptSignal();
 /// The exit code for the signal that arrived: 130 (SIGINT), 143 (SIGTERM), or 0 if none.
 int interruptExitCode();
 
-namespace detail {
-template <typename Options, typename = void>
-struct HasInterrupt : std::false_type {};
-template <typename Options>
-struct HasInterrupt<Options, std::void_t<decltype(std::declval<Options&>().interrupt)>> : std::true_type {};
-}  // namespace detail
+/// Points `options.interrupt` at interruptFlag(), so the library stops the run at its next step
+/// once a signal arrived.
+inline void connectInterrupt(kktdae::SimulationOptions& options) { options.interrupt = interruptFlag(); }
 
-/// Points `options.interrupt` (SimulationOptions, issue 14) at interruptFlag(), so the library
-/// stops the run at its next step once a signal arrived. Written against the member's presence
-/// so the apps build before and after the library gains it; once it has, this is one assignment.
-template <typename Options>
-void connectInterrupt(Options& options) {
-  if constexpr (detail::HasInterrupt<Options>::value) options.interrupt = interruptFlag();
-}
-
-/// Whether a run's failure is the library's answer to the interrupt ("interrupted at step k
-/// (t = … s)"), rather than a failure of its own before the signal.
-template <typename Summary>
-bool stoppedByInterrupt(const Summary& summary) {
-  return !summary.ok() && summary.message.rfind("interrupted", 0) == 0;
+/// Whether a run ended as the library's answer to the interrupt, rather than a failure of its own
+/// before the signal.
+inline bool stoppedByInterrupt(const kktdae::Summary& summary) {
+  return summary.status == kktdae::RunStatus::Interrupted;
 }
 
 /// Test-only hooks, read from the environment once, so app tests can deliver a signal at a

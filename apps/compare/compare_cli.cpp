@@ -22,6 +22,8 @@ constexpr double kMaxHorizon = 1e4;
 // plot. First-order methods need steps ten times finer than RK4 to reach comparable errors.
 const std::vector<double> kFirstOrderDts = {2e-3, 1e-3, 5e-4, 2.5e-4, 1.25e-4};
 const std::vector<double> kRk4Dts = {2e-2, 1e-2, 5e-3, 2.5e-3, 1.25e-3};
+// Second order (rattle): the middle of the two sweeps, errors from ~1e-3 down to ~1e-6.
+const std::vector<double> kSecondOrderDts = {1e-2, 5e-3, 2.5e-3, 1.25e-3, 6.25e-4};
 const std::vector<double> kRtols = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10};
 
 /// Adaptive runs report on this grid; their energy drift is sampled there.
@@ -91,11 +93,11 @@ void addCompareFlags(CLI::App& app, CompareFlags& flags) {
                  "(default 1e-3,1e-4,...,1e-10)");
   app.add_option("--integrators", flags.integrators,
                  "comma-separated subset of euler, semi_implicit, rk4, cvode_bdf, cvode_adams, ida_index1, "
-                 "ida_ggl (default: all)");
+                 "ida_ggl, rattle (default: all)");
   app.add_option("--form", flags.form, "KKT form")->check(CLI::IsMember({"schur", "block"}))->capture_default_str();
   app.add_option("--stabilization", flags.stabilization,
                  "none: the error at T is integration error alone; baumgarte: add 2 alpha phidot + beta^2 phi "
-                 "(ida_ggl ignores it)")
+                 "(ida_ggl and rattle ignore it)")
       ->check(CLI::IsMember({"none", "baumgarte"}))
       ->capture_default_str();
   app.add_option("--alpha", flags.alpha, "Baumgarte damping alpha [1/s] (default 20; needs --stabilization baumgarte)")
@@ -158,7 +160,10 @@ CompareSetup finishCompareFlags(const CompareFlags& flags) {
       for (double rtol : rtols) setup.cases.push_back({integrator, 0.0, rtol});
       continue;
     }
-    const std::vector<double>& sweep = !dts.empty() ? dts : integrator == Integrator::Rk4 ? kRk4Dts : kFirstOrderDts;
+    const std::vector<double>& sweep = !dts.empty()                        ? dts
+                                       : integrator == Integrator::Rk4    ? kRk4Dts
+                                       : integrator == Integrator::Rattle ? kSecondOrderDts
+                                                                          : kFirstOrderDts;
     for (double dt : sweep) {
       if (flags.horizon / dt > kMaxStepsPerRun) {
         throw CLI::ValidationError("--dts", "T / dt = " + pythonRepr(flags.horizon / dt) + " steps; at most " +

@@ -19,7 +19,7 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
       ->check(CLI::IsMember({"pendulum", "double", "triple"}))
       ->capture_default_str();
   app.add_option("--integrator", flags.integrator,
-                 "fixed-step (euler, semi_implicit, rk4: step dt) or adaptive (SUNDIALS: outputs every dt)")
+                 "fixed-step (euler, semi_implicit, rk4, rattle: step dt) or adaptive (SUNDIALS: outputs every dt)")
       ->check(CLI::IsMember(integratorChoices()))
       ->capture_default_str();
   addToleranceFlags(app, flags.rtol, flags.atol);
@@ -65,12 +65,21 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
 void finishConstraintsFlags(ConstraintsFlags& flags) {
   flags.seed = parseSeed("--seed", flags.seed_text);
   if (flags.seeds_text) flags.seeds = parseSeedList("--seeds", *flags.seeds_text);
+  const kktdae::Integrator integrator = kktdae::parseIntegrator(flags.integrator);
+  if (integrator == kktdae::Integrator::Rattle && flags.stabilization == "every") {
+    throw CLI::ValidationError("--stabilization", "'every' includes projection after each step, which rattle "
+                                                  "refuses: it holds phi = 0 and J qdot = 0 itself (use all, none "
+                                                  "or baumgarte)");
+  }
   if (flags.baumgarte == "auto") {
     // recommendBaumgarte() needs a fixed step to size the gain against (docs/baumgarte.md).
-    const kktdae::Integrator integrator = kktdae::parseIntegrator(flags.integrator);
     if (kktdae::isAdaptive(integrator)) {
       throw CLI::ValidationError("--baumgarte", "'auto' sizes the gain for a fixed-step integrator; " +
                                                     flags.integrator + " chooses its own steps: give a number");
+    }
+    if (integrator == kktdae::Integrator::Rattle) {
+      throw CLI::ValidationError("--baumgarte", "'auto' does not apply to rattle: it uses no Baumgarte gain, "
+                                                "every step solves phi = 0 and J qdot = 0 itself");
     }
     flags.baumgarte_omega = kktdae::recommendBaumgarte(integrator, flags.dt).omega;
   } else {

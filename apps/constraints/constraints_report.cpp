@@ -63,6 +63,10 @@ std::string chapterVerdict(const ConstraintsFlags& flags, const std::vector<Chai
   if (stoppedByInterrupt(none->summary) || stoppedByInterrupt(baumgarte->summary)) {
     return "not judged (interrupted by a signal before both modes finished)";
   }
+  if (flags.integrator == "rattle") {
+    // RATTLE solves φ = 0 and J q̇ = 0 at every step and ignores the gains: the same run twice.
+    return "not applicable (rattle holds the links itself; both modes are the same run)";
+  }
   if (none->diverged() || baumgarte->diverged()) {
     return "UNEXPECTED — investigate (a mode diverged; its numbers cover the steps before)";
   }
@@ -282,7 +286,7 @@ namespace {
 
 /// seeds.csv's verdict column: a code rather than the sentence.
 std::string verdictCode(const ConstraintsFlags& flags, const std::vector<ChainModeResult>& results) {
-  if (flags.integrator == "ida_ggl") return "not_applicable";
+  if (flags.integrator == "ida_ggl" || flags.integrator == "rattle") return "not_applicable";
   return chapterVerdict(flags, results) == kAsExpected ? "as_expected" : "unexpected";
 }
 

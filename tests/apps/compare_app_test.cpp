@@ -69,8 +69,8 @@ TEST_CASE("compare app: a short sweep writes its files and every error follows i
   CHECK_THAT(run.output, Contains("rk4"));
 
   const auto doc = readJson(dir / "compare.json");
-  // 3 fixed-step integrators x 3 dts + 4 adaptive x 2 rtols.
-  REQUIRE(doc["rows"].size() == 17);
+  // 4 fixed-step integrators x 3 dts + 4 adaptive x 2 rtols.
+  REQUIRE(doc["rows"].size() == 20);
   for (const auto& row : doc["rows"]) {
     INFO(row.dump());
     CHECK(row["status"] == "ok");
@@ -100,6 +100,7 @@ TEST_CASE("compare app: a short sweep writes its files and every error follows i
   CHECK(errorOf(rows, "rk4", 0.02) / errorOf(rows, "rk4", 0.005) > 10.0);
   CHECK(errorOf(rows, "euler", 0.02) / errorOf(rows, "euler", 0.005) > 2.0);
   CHECK(errorOf(rows, "semi_implicit", 0.02) / errorOf(rows, "semi_implicit", 0.005) > 2.0);
+  CHECK(errorOf(rows, "rattle", 0.02) / errorOf(rows, "rattle", 0.005) > 6.0);  // 16 for order 2
   // RK4 at dt = 0.005 s is five orders of magnitude more accurate than a first-order method there.
   CHECK(errorOf(rows, "rk4", 0.005) < 1e-3 * errorOf(rows, "euler", 0.005));
   // Tolerance-proportional: the global error follows rtol, so a 100-fold tighter tolerance

@@ -15,6 +15,7 @@ std::string_view toString(Integrator integrator) {
     case Integrator::CvodeAdams: return "cvode_adams";
     case Integrator::IdaIndex1: return "ida_index1";
     case Integrator::IdaGgl: return "ida_ggl";
+    case Integrator::Rattle: return "rattle";
   }
   return "unknown";
 }
@@ -23,7 +24,7 @@ const std::vector<Integrator>& allIntegrators() {
   static const std::vector<Integrator> all{Integrator::ExplicitEuler, Integrator::SemiImplicitEuler,
                                            Integrator::Rk4,           Integrator::CvodeBdf,
                                            Integrator::CvodeAdams,    Integrator::IdaIndex1,
-                                           Integrator::IdaGgl};
+                                           Integrator::IdaGgl,        Integrator::Rattle};
   return all;
 }
 
@@ -38,7 +39,8 @@ Integrator parseIntegrator(std::string_view name) {
 
 int convergenceOrder(Integrator integrator) {
   if (isAdaptive(integrator)) return 0;
-  return integrator == Integrator::Rk4 ? 4 : 1;
+  if (integrator == Integrator::Rk4) return 4;
+  return integrator == Integrator::Rattle ? 2 : 1;
 }
 
 bool isAdaptive(Integrator integrator) {

@@ -45,7 +45,7 @@ Summary RunRecorder::finish(RunStatus status, std::string message) {
   summary_.message = std::move(message);
   if (acceleration_ != nullptr) {
     summary_.kkt_solves = acceleration_->solves();
-    if (solves_are_evaluations_) summary_.rhs_evaluations = acceleration_->solves();
+    if (fill_counters_) fill_counters_(summary_);
     noteRankDeficiency(acceleration_->rankDeficiency());
   }
   std::stable_sort(summary_.warnings.begin(), summary_.warnings.end(),

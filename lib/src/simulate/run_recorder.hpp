@@ -70,10 +70,10 @@ class RunRecorder {
   Summary& summary() { return summary_; }
 
   /// The run's right-hand side: finish() copies its solve count and rank-deficiency log into the
-  /// summary. `solves_are_evaluations`: the fixed-step drivers' right-hand side is the KKT solve.
-  void attach(const AccelerationFunction& f, bool solves_are_evaluations = false) {
+  /// summary, or lets `fill_counters` set the counters (a stepper that counts its own solves).
+  void attach(const AccelerationFunction& f, std::function<void(Summary&)> fill_counters = {}) {
     acceleration_ = &f;
-    solves_are_evaluations_ = solves_are_evaluations;
+    fill_counters_ = std::move(fill_counters);
     summary_.sparse = f.workspace().sparse;
   }
 
@@ -111,7 +111,7 @@ class RunRecorder {
   long current_step_ = 0;
   long rank_deficient_first_step_ = -1;
   bool in_observer_ = false;
-  bool solves_are_evaluations_ = false;
+  std::function<void(Summary&)> fill_counters_;
   Summary summary_;
 };
 

@@ -27,6 +27,10 @@ BaumgarteRecommendation recommendBaumgarte(Integrator integrator, double dt, con
     throwInvalid("integrator", std::string(toString(integrator)) +
                                    " chooses its own steps: pick gains from the physics (docs/baumgarte.md)");
   }
+  if (integrator == Integrator::Rattle) {
+    throwInvalid("integrator", "rattle uses no Baumgarte gain: every step solves phi = 0 and J qdot = 0 itself "
+                               "(docs/integrators.md, RATTLE)");
+  }
   BaumgarteRecommendation r;
   r.dt_omega_limit = baumgarteStabilityLimit(integrator, options.zeta);
   if (!(r.dt_omega_limit > 0.0)) {

@@ -41,7 +41,7 @@ double fittedOrder(const std::vector<double>& dts, const std::vector<double>& er
 
 }  // namespace
 
-TEST_CASE("integrators: measured convergence orders match theory (Euler 1, semi-implicit 1, RK4 4)",
+TEST_CASE("integrators: measured convergence orders match theory (Euler 1, semi-implicit 1, RK4 4, RATTLE 2)",
           "[integrators][convergence]") {
   const PendulumChain chain(PendulumChainParams::uniform(2));
   // Reference: RK4 at dt = 1e-4; its own error (~C·1e-16) is far below the smallest error below.
@@ -57,6 +57,7 @@ TEST_CASE("integrators: measured convergence orders match theory (Euler 1, semi-
       {Integrator::ExplicitEuler, {2e-4, 1e-4, 5e-5, 2.5e-5}},
       {Integrator::SemiImplicitEuler, {2e-4, 1e-4, 5e-5, 2.5e-5}},
       {Integrator::Rk4, {1e-2, 5e-3, 2.5e-3, 1.25e-3}},
+      {Integrator::Rattle, {1e-2, 5e-3, 2.5e-3, 1.25e-3}},
   };
   for (const Sweep& sweep : sweeps) {
     std::vector<double> errors;

@@ -16,9 +16,13 @@ enum class Integrator {
   CvodeAdams,  ///< "cvode_adams": SUNDIALS CVODE, Adams–Moulton + fixed-point iteration (non-stiff)
   IdaIndex1,   ///< "ida_index1": SUNDIALS IDA on the index-1 DAE (q, v, λ), Baumgarte row kept
   IdaGgl,      ///< "ida_ggl": SUNDIALS IDA on the GGL stabilized index-2 DAE (q, v, λ, μ)
+  /// "rattle": fixed-step, second order, symplectic; φ = 0 and J q̇ = 0 after every step, no
+  /// Baumgarte. Constant M only (rattle.hpp). Last in the enum so that the numbering of the
+  /// others, and every list that prints them in order, keeps its place.
+  Rattle,
 };
 
-/// The name the apps and files use: "euler", "semi_implicit", "rk4".
+/// The name the apps and files use: "euler", "semi_implicit", "rk4", …, "rattle".
 std::string_view toString(Integrator integrator);
 /// Parses a name from toString(); throws std::invalid_argument listing the choices otherwise.
 Integrator parseIntegrator(std::string_view name);

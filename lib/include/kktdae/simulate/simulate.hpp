@@ -11,6 +11,7 @@
 #include "kktdae/integrators/acceleration_function.hpp"
 #include "kktdae/integrators/adaptive_options.hpp"
 #include "kktdae/integrators/integrator.hpp"
+#include "kktdae/integrators/rattle_options.hpp"
 #include "kktdae/simulate/divergence.hpp"
 #include "kktdae/simulate/summary.hpp"
 #include "kktdae/stabilization/projection.hpp"
@@ -37,6 +38,8 @@ struct SimulationOptions {
   long observe_every = 1;
   /// Tolerances and limits of the SUNDIALS integrators; ignored by the fixed-step ones.
   AdaptiveOptions adaptive;
+  /// The position Newton of Integrator::Rattle; ignored by the others.
+  RattleOptions rattle;
   /// Iterations and tolerance of every projection: the initial one (ida_ggl, or
   /// project_initial_state) and those after each step (Stabilization::project_after_step).
   ProjectionOptions projection;

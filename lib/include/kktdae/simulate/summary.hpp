@@ -17,7 +17,8 @@ enum class RunStatus {
   Success,         ///< reached the final time
   KktFailure,      ///< a KKT solve failed (singular, ill-conditioned, non-finite model output)
   NonFiniteState,  ///< a step produced NaN/Inf in q or q̇
-  SolverFailure,   ///< a SUNDIALS integrator failed (convergence, error test, too much work, …)
+  SolverFailure,   ///< a SUNDIALS integrator failed (convergence, error test, too much work, …), or a
+                   ///< fixed-step implicit integrator's Newton did not converge (rattle)
   InitFailure,     ///< the initial state could not be made consistent (IDA GGL's projection)
   ProjectionFailure,  ///< the projection after a step did not converge
   Diverged,     ///< the state left any plausible scale (DivergenceOptions; the message names the rule)
@@ -65,6 +66,9 @@ struct Summary {
   long linear_solver_setups = 0;  ///< factorizations of the Newton matrix, adaptive only
   long error_test_failures = 0;
   long convergence_failures = 0;  ///< nonlinear-solver convergence failures
+  /// Newton iterations of the fixed-step implicit integrators (rattle's position Newton), all
+  /// steps added up; 0 for the explicit ones and the adaptive ones (see convergence_failures).
+  long newton_iterations = 0;
   double last_step = 0.0;         ///< the last step size [s]
   long projections = 0;             ///< post-step projections (Stabilization::project_after_step)
   long projection_iterations = 0;   ///< their Gauss–Newton iterations, all added up

@@ -35,8 +35,8 @@ struct BaumgarteRecommendation {
 /// - RK4's drift is O(dt⁴) and a stiff correction adds more truncation error than it removes,
 ///   so ω = 0.1 / dt (dt·ω = 0.1, or half the limit if that is smaller, as for strongly over-damped
 ///   ζ; measured: worst link error 4.5e-7 at ω = 20 vs 2e-4 at ω = 280).
-/// Throws std::invalid_argument for adaptive integrators, dt ≤ 0 or invalid options; for explicit
-/// Euler with ζ = 0 (no stable gain exists).
+/// Throws std::invalid_argument for adaptive integrators and rattle (which uses no gain), dt ≤ 0
+/// or invalid options; for explicit Euler with ζ = 0 (no stable gain exists).
 BaumgarteRecommendation recommendBaumgarte(Integrator integrator, double dt,
                                            const BaumgarteGuidanceOptions& options = {});
 

@@ -1,0 +1,60 @@
+// The explicit methods on the stepper contract: each wraps its stateless step function, and the
+// KKT solve at every settled state serves both the observer's λ and the next step's first stage
+// (the order of operations, and so every bit, of the former driver loop).
+#include "kktdae/integrators/fixed_stepper.hpp"
+
+#include "kktdae/core/checks.hpp"
+#include "kktdae/integrators/fixed_steppers.hpp"
+#include "kktdae/integrators/rattle.hpp"
+
+namespace kktdae {
+namespace {
+
+using StepFunction = KktResult (*)(AccelerationFunction&, State&, double, ConstVectorRef, StepWorkspace&);
+
+class ExplicitStepper final : public FixedStepper {
+ public:
+  ExplicitStepper(const ConstrainedSystem& system, const FixedStepperSetup& setup, StepFunction step_function)
+      : f_(system, setup.stabilization, setup.kkt, setup.controller),
+        step_ws_(system.nq()),
+        qdd_(Vector::Zero(system.nq())),
+        step_(step_function) {}
+
+  StepReport reset(const State& state) override { return evaluate(state); }
+  StepReport step(State& state, double dt) override {
+    StepReport report;
+    report.kkt = step_(f_, state, dt, qdd_, step_ws_);
+    return report;
+  }
+  StepReport settle(const State& state) override { return evaluate(state); }
+
+  const Vector& lambda() const override { return f_.lambda(); }
+  const KktWorkspace& terms() const override { return f_.workspace(); }
+  const AccelerationFunction& accelerationFunction() const override { return f_; }
+  long solves() const override { return f_.solves(); }
+  long modelEvaluations() const override { return f_.solves(); }
+
+ private:
+  AccelerationFunction f_;
+  StepWorkspace step_ws_;
+  Vector qdd_;  // q̈ at the last settled state: the first stage of the next step
+  StepFunction step_;
+
+  StepReport evaluate(const State& state) {
+    StepReport report;
+    report.kkt = f_.evaluate(state.t, state.q, state.v, qdd_);
+    return report;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<FixedStepper> makeFixedStepper(const ConstrainedSystem& system, FixedStepperSetup setup) {
+  if (setup.integrator == Integrator::Rattle) return makeRattleStepper(system, setup);
+  // The explicit methods are their step functions behind the stepper contract
+  // (fixedStepFunction() throws for anything that is not fixed-step).
+  const FixedStepFunction step = fixedStepFunction(setup.integrator);
+  return std::make_unique<ExplicitStepper>(system, setup, step);
+}
+
+}  // namespace kktdae
