@@ -48,8 +48,12 @@ std::string evaluationKind(Integrator integrator) {
   }
 }
 
+/// Four digits are enough to tell the rungs apart on screen (t_end/N is rarely short in decimal);
+/// the files keep every digit.
 std::string settingText(const TestSetRunResult& r) {
-  return isAdaptive(r.integrator) ? "tol " + pythonRepr(r.rtol) : "dt " + pythonRepr(r.dt);
+  char text[48];
+  std::snprintf(text, sizeof text, "%s %.4g", isAdaptive(r.integrator) ? "tol" : "dt", isAdaptive(r.integrator) ? r.rtol : r.dt);
+  return text;
 }
 
 std::string scdText(const TestSetRunResult& r, double value) {

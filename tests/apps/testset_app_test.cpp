@@ -184,4 +184,14 @@ TEST_CASE("testset app: a capped car-axis ladder has a row per rung, failed ones
     CHECK(std::filesystem::exists(dir / "work_precision.png"));
     CHECK(std::filesystem::exists(dir / "timing_work_precision.png"));
   }
+  // Everything but the timing* files is the same bytes on a second run.
+  const auto again = freshOutputDir("testset_ladder_again");
+  const AppRun second = runApp(kApp, "--problem caraxis --ladder --max-steps 400 --out '" + again.string() + "'");
+  REQUIRE(second.exit_code == 0);
+  for (const char* file : {"ladder.csv", "ladder.json", "work_precision.dat", "published.dat", "work_precision.gp",
+                           "work_precision.png"}) {
+    INFO(file);
+    if (std::string(file) == "work_precision.png" && !gnuplotOnPath()) continue;
+    CHECK(readFile(dir / file) == readFile(again / file));
+  }
 }
