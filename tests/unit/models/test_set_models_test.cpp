@@ -85,7 +85,7 @@ double maxRelativeError(ConstVectorRef x, ConstVectorRef ref) {
 
 }  // namespace
 
-TEST_CASE("andrews: parameters are validated with the field and value named", "[models][testset]") {
+TEST_CASE("testset models: parameters are validated with the field and value named", "[models][testset]") {
   AndrewsSqueezerParams params;
   params.m3 = -1.0;
   CHECK_THROWS_WITH(AndrewsSqueezer(params), Contains("m3") && Contains("-1"));
