@@ -57,18 +57,15 @@ TestSetCase makeTestSetCase(TestSetProblem problem) {
 }
 
 void TestSetRunOptions::validate() const {
-  if (isAdaptive(integrator)) {
-    requirePositive("rtol", rtol);
-    requirePositive("atol", atol);
-  } else {
-    if (fixed_steps < 1) throwInvalid("fixed_steps", "must be >= 1, got " + std::to_string(fixed_steps));
+  if (!isAdaptive(integrator) && fixed_steps < 1) {
+    throwInvalid("fixed_steps", "must be >= 1, got " + std::to_string(fixed_steps));
   }
   if (max_steps < 1) throwInvalid("max_steps", "must be >= 1, got " + std::to_string(max_steps));
   if (!isAdaptive(integrator) && fixed_steps > max_steps) {
     throwInvalid("fixed_steps", std::to_string(fixed_steps) + " steps exceed max_steps = " +
                                     std::to_string(max_steps) + " (raise the cap to run them)");
   }
-  // mescd's floor atol/rtol is asked of fixed-step runs too.
+  // Fixed-step runs need them too: atol/rtol is mescd's floor.
   requirePositive("rtol", rtol);
   requirePositive("atol", atol);
   stabilization.validate();
