@@ -24,7 +24,7 @@ std::string settingText(const WorkPrecisionCase& setting) {
   return isAdaptive(setting.integrator) ? "rtol " + pythonRepr(setting.rtol) : "dt " + pythonRepr(setting.dt);
 }
 
-std::string statusText(const Summary& summary) { return summary.ok() ? "ok" : toString(summary.status); }
+std::string statusText(const Summary& summary) { return summary.ok() ? "ok" : std::string(toString(summary.status)); }
 
 std::string scientific(double value, int width) {
   char text[64];

@@ -24,7 +24,7 @@ std::vector<std::string> writeStabilityMap(const std::filesystem::path& dir, con
   std::string csv = "dt,omega,dt_omega,code,behaviour\n";
   for (const StabilityCell& cell : cells) {
     csv += shortest(cell.dt) + "," + shortest(cell.omega) + "," + shortest(cell.dt * cell.omega) + "," +
-           std::to_string(static_cast<int>(cell.behaviour)) + "," + toString(cell.behaviour) + "\n";
+           std::to_string(static_cast<int>(cell.behaviour)) + "," + std::string(toString(cell.behaviour)) + "\n";
   }
   writeFileAtomically(dir / (stem + ".csv"), csv);
 

@@ -9,6 +9,7 @@
 #include "common/number_format.hpp"
 #include "common/output_files.hpp"
 #include "errdyn/errdyn_maps.hpp"
+#include "errdyn/errdyn_trajectory.hpp"
 #include "kktdae/kktdae.hpp"
 
 namespace {
@@ -29,7 +30,94 @@ struct Flags {
   bool maps = true;
   bool limits = true;
   int threads = 0;      ///< threads for the independent runs; 0 = all cores
+  bool trajectory = false;  ///< the trajectory-based limits and the soft-constraint decay (costs runs)
 };
+
+/// An n-link chain hanging at rest with link k's constraint at φ_k = e_k (φ = ½(|d|² − L²)).
+State hangingChain(const PendulumChain& chain, const Vector& e) {
+  State s = chain.initialState(0.0);
+  s.q.setZero();
+  s.v.setZero();
+  double y = 0.0;
+  for (int k = 0; k < chain.links(); ++k) {
+    y -= std::sqrt(chain.params().lengths[static_cast<std::size_t>(k)] * chain.params().lengths[static_cast<std::size_t>(k)] + 2.0 * e[k]);
+    s.q[3 * k + 1] = y;
+  }
+  return s;
+}
+
+/// §5–§7 of docs/baumgarte.md: predicted vs measured limits, and the soft constraints' decay.
+nlohmann::json runTrajectory(const std::filesystem::path& out, const std::vector<Model>& models, int threads) {
+  nlohmann::json section;
+  std::vector<LimitComparisonCase> cases;
+  for (const Model& model : models) {
+    if (model.name == "plane") continue;  // the linear model is the closed form (tested)
+    for (Integrator integrator : {Integrator::Rk4, Integrator::SemiImplicitEuler}) {
+      for (double dt : {0.01, 0.005, 0.002, 0.001}) cases.push_back({model.name, model.system, model.start, integrator, dt});
+    }
+  }
+  LimitComparisonOptions options;
+  options.horizon = 20.0;
+  options.parallel.threads = threads;
+  std::printf("\ntrajectory-based limits of dt*omega (zeta = 1, 20 s runs; predicted: normal block of the step along\n"
+              "the motion at half the closed-form gain, bisected; measured: bisection on the runs' classification)\n");
+  std::vector<std::string> lines;
+  section["limits"] = writeLimitComparison(out, compareStabilityLimits(cases, options), lines);
+  for (const std::string& line : lines) std::printf("  %s\n", line.c_str());
+
+  // Soft constraints: a line without gravity (no offset), with gravity (offset), hanging chains.
+  PointOnPlaneParams weightless;
+  weightless.gravity = 0.0;
+  const PointOnPlane line_free(weightless), line_weight;
+  const PendulumChain chain2(PendulumChainParams::uniform(2)), chain3(PendulumChainParams::uniform(3));
+  struct SoftCase {
+    std::string name;
+    const ConstrainedSystem* system;
+    SoftConstraint soft;
+  };
+  std::vector<SoftCase> soft_cases;
+  for (double zeta : {0.5, 1.0, 2.0}) {
+    SoftConstraint soft;
+    soft.dampratio = zeta;
+    soft_cases.push_back({"line d=dmin zeta=" + shortest(zeta), &line_free, soft});
+    soft.dmin = soft.dmax;
+    soft_cases.push_back({"line d=dmax zeta=" + shortest(zeta), &line_free, soft});
+  }
+  SoftConstraint under;
+  under.dampratio = 0.5;
+  soft_cases.push_back({"line+gravity zeta=0.5", &line_weight, under});
+  for (const PendulumChain* chain : {&chain2, &chain3}) {
+    SoftConstraint fixed_d = under;
+    fixed_d.dmin = fixed_d.dmax;
+    soft_cases.push_back({"chain" + std::to_string(chain->links()) + " zeta=0.5", chain, under});
+    soft_cases.push_back({"chain" + std::to_string(chain->links()) + " d=dmax zeta=0.5", chain, fixed_d});
+  }
+  SweepOptions parallel;
+  parallel.threads = threads;
+  const std::vector<SoftDecayRow> soft_rows = sweep(
+      soft_cases.size(),
+      [&](std::size_t i) {
+        const SoftCase& c = soft_cases[i];
+        // Start 1e-6 off the forced equilibrium, where the linearization holds.
+        State start;
+        if (const auto* chain = dynamic_cast<const PendulumChain*>(c.system)) {
+          Vector e = softErrorDynamics(*chain, hangingChain(*chain, Vector::Zero(chain->links())), c.soft).offset;
+          e[0] += 1e-6;
+          start = hangingChain(*chain, e);
+        } else {
+          const auto& line = static_cast<const PointOnPlane&>(*c.system);
+          const double offset = softErrorDynamics(line, line.offManifoldState(0.0, 0.0), c.soft).offset[0];
+          start = line.offManifoldState(offset + 1e-6, 0.0, 0.3);
+        }
+        return SoftDecayRow{c.name, c.soft, checkSoftDecay(*c.system, start, c.soft)};
+      },
+      parallel);
+  std::printf("\nsoft constraints: decay rate [1/s] asked (timeconst 0.02 s) / predicted / measured (RK4, dt 1e-4)\n");
+  lines.clear();
+  section["soft"] = writeSoftDecayTable(out, soft_rows, lines);
+  for (const std::string& line : lines) std::printf("  %s\n", line.c_str());
+  return section;
+}
 
 int run(const Flags& flags) {
   const std::filesystem::path out = flags.out;
@@ -157,6 +245,7 @@ int run(const Flags& flags) {
       }
     }
   }
+  if (flags.trajectory) document["trajectory"] = runTrajectory(out, models, flags.threads);
   writeJson(out / "errdyn.json", document);
   std::printf("\nresults: %s\n", (out / "errdyn.json").c_str());
   return 0;
@@ -178,6 +267,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--maps,!--no-maps", flags.maps, "draw the (dt, omega) stability maps");
   app.add_flag("--limits,!--no-limits", flags.limits, "measure the stability limits of dt*omega (the longest part)");
+  app.add_flag("--trajectory", flags.trajectory,
+               "also predict the limits from the trajectory and compare with bisected measurements, and check the "
+               "soft constraints' decay (docs/baumgarte.md sections 5-7; several minutes)");
   app.add_option("--threads", flags.threads,
                  "threads for the independent runs (0: all cores); every output is the same for any count")
       ->check(CLI::Range(0, kktdae::kMaxSweepThreads))

@@ -15,7 +15,7 @@ std::vector<ChainModeResult> runChainComparison(const PendulumChain& chain, cons
     run_options.stabilization = mode.stabilization;
     run_options.observe_every = 1;
     ChainMetricsObserver metrics(chain);
-    if (record_trace) result.trace.reserve(static_cast<std::size_t>(options.steps) + 1);
+    if (record_trace) result.trace.reserve(static_cast<std::size_t>(options.gridSteps(initial.t)) + 1);
     result.summary = simulate(chain, initial, run_options,
                               [&](double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef) {
                                 metrics.observe(t, q, v);

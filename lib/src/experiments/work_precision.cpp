@@ -50,7 +50,7 @@ SimulationOptions optionsFor(const WorkPrecisionCase& setting, const WorkPrecisi
   } else {
     run.dt = setting.dt;
     run.steps = stepsFor(options.horizon, setting.dt, "dt");
-    run.observe_every = std::max(1L, run.steps / 200);  // the final state is always observed
+    run.observe_every = std::max(1L, *run.steps / 200);  // the final state is always observed
   }
   return run;
 }

@@ -4,7 +4,7 @@
 
 namespace kktdae {
 
-const char* toString(NewtonLinearSolver solver) {
+std::string_view toString(NewtonLinearSolver solver) {
   switch (solver) {
     case NewtonLinearSolver::Auto: return "auto";
     case NewtonLinearSolver::Dense: return "dense";
@@ -15,6 +15,10 @@ const char* toString(NewtonLinearSolver solver) {
 }
 
 void AdaptiveOptions::validate(int nq) const {
+  if (toString(linear_solver) == "unknown") {
+    throwInvalid("adaptive.linear_solver",
+                 "is not a NewtonLinearSolver value (" + std::to_string(static_cast<int>(linear_solver)) + ")");
+  }
   requirePositive("adaptive.rtol", rtol);
   requirePositive("adaptive.atol", atol);
   if (atol_per_component.size() > 0) {

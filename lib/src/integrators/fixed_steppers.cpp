@@ -67,4 +67,14 @@ KktResult rk4Step(AccelerationFunction& f, State& state, double dt, ConstVectorR
   return {};
 }
 
+FixedStepFunction fixedStepFunction(Integrator integrator) {
+  switch (integrator) {
+    case Integrator::ExplicitEuler: return &explicitEulerStep;
+    case Integrator::SemiImplicitEuler: return &semiImplicitEulerStep;
+    case Integrator::Rk4: return &rk4Step;
+    default: break;
+  }
+  throwInvalid("integrator", std::string(toString(integrator)) + " is not a fixed-step integrator");
+}
+
 }  // namespace kktdae

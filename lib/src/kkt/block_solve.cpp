@@ -10,11 +10,10 @@ namespace kktdae::detail {
 
 namespace {
 
-/// diag(J M⁻¹ Jᵀ) without forming the product: what soft constraints scale R by.
-bool constraintSpaceDiagonal(KktWorkspace& ws) {
+/// diag(J M⁻¹ Jᵀ) without forming the product: what soft constraints scale R by. A general M's
+/// Cholesky factor is already in ws.mass_llt (solveBlock checks M with it).
+void constraintSpaceDiagonal(KktWorkspace& ws) {
   if (ws.mass_structure == MassStructure::General) {
-    ws.mass_llt.compute(ws.M);
-    if (ws.mass_llt.info() != Eigen::Success) return false;
     ws.inverse_mass_jt = ws.J.transpose();
     ws.mass_llt.solveInPlace(ws.inverse_mass_jt);
     ws.constraint_diagonal = (ws.J.transpose().cwiseProduct(ws.inverse_mass_jt)).colwise().sum().transpose();
@@ -24,7 +23,6 @@ bool constraintSpaceDiagonal(KktWorkspace& ws) {
     ws.constraint_diagonal =
         (ws.J.array().square().rowwise() * ws.inverse_mass_diagonal.transpose().array()).rowwise().sum().matrix();
   }
-  return true;
 }
 
 /// LU never reports breakdown and Eigen's estimator returns garbage on an exactly zero pivot
@@ -65,7 +63,7 @@ KktResult solveBlockRankDeficient(const Stabilization& stabilization, const KktO
     if (!formConstraintSpaceSystem(stabilization, ws)) return massNotPositiveDefinite();
     return solveRankDeficientConstraintSpace(options, trigger_rcond, ws);
   }
-  if (!constraintSpaceDiagonal(ws)) return massNotPositiveDefinite();
+  constraintSpaceDiagonal(ws);
   const double epsilon = options.regularization * ws.constraint_diagonal.maxCoeff();
   ws.block.bottomRightCorner(ws.nc, ws.nc).diagonal().array() += epsilon;
   ws.block_constant_part_ready = false;  // the corner is no longer the constant zero block
@@ -86,6 +84,13 @@ KktResult solveBlockRankDeficient(const Stabilization& stabilization, const KktO
 KktResult solveBlock(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws) {
   const int nq = ws.nq;
   const int nc = ws.nc;
+  if (ws.mass_structure == MassStructure::General) {
+    // LU factorizes [M −Jᵀ; J 0] with an indefinite M without complaint, and the run goes on
+    // with wrong accelerations until something blows up; M(q) may lose definiteness at any q.
+    // A Cholesky of M (n³/6, beside the LU's (n + nc)³/3) catches it where the Schur form would.
+    ws.mass_llt.compute(ws.M);
+    if (ws.mass_llt.info() != Eigen::Success) return massNotPositiveDefinite();
+  }
   ws.ensureBlockStorage();
   // The M block and the zero block change only when M does; PartialPivLU factorizes a copy, so
   // the assembled matrix survives between solves.
@@ -101,7 +106,7 @@ KktResult solveBlock(const Stabilization& stabilization, const KktOptions& optio
   }
   if (stabilization.kind == Stabilization::Kind::Soft && nc > 0) {
     // [M −Jᵀ; J R]: the constraint row reads J q̈ + R λ = a_ref − γ (docs/stabilization.md).
-    if (!constraintSpaceDiagonal(ws)) return massNotPositiveDefinite();
+    constraintSpaceDiagonal(ws);
     softRegularization(stabilization, ws.phi, ws.constraint_diagonal, ws.regularization);
     ws.block.bottomRightCorner(nc, nc).diagonal() = ws.regularization;
     ws.block_constant_part_ready = false;  // the corner is no longer the constant zero block

@@ -17,6 +17,12 @@ KktResult nonFinite(std::string what, std::vector<int> rows) {
                      std::move(rows));
 }
 
+/// A model output that is not finite: the model computed NaN/Inf, or never wrote the entry (the
+/// workspace starts every output as NaN, kkt_workspace.cpp).
+KktResult nonFiniteOutput(std::string what, std::vector<int> rows) {
+  return nonFinite(what + " (NaN/Inf from the model, or an entry it never writes)", std::move(rows));
+}
+
 std::vector<int> nonFiniteSparseRows(const SparseRowMatrix& J) {
   std::vector<int> rows;
   for (int i = 0; i < J.rows(); ++i) {
@@ -63,13 +69,14 @@ KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVec
       system.massDiagonal(q, ws.mass_diagonal);
       if (ws.nq > 0 && (!(ws.mass_diagonal.minCoeff() > 0.0) || !ws.mass_diagonal.allFinite())) {
         return failedSolve(KktStatus::Singular, 0.0,
-                           "mass matrix M is not positive definite (a diagonal entry is <= 0 or not finite)");
+                           "mass matrix M is not positive definite (a diagonal entry is <= 0, not finite, or never written)");
       }
       ws.inverse_mass_diagonal = ws.mass_diagonal.cwiseInverse();
       ws.constant_mass_ready = true;
       break;
     case MassStructure::General:
       system.massMatrix(q, ws.M);
+      if (!allFinite(ws.M)) return nonFiniteOutput("mass matrix M", {});
       break;
   }
 
@@ -102,13 +109,13 @@ KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVec
 
   if (!allFinite(ws.force)) {  // coordinates, not constraint rows: named in the message
     const std::vector<int> coordinates = nonFiniteRows(ws.force);
-    return nonFinite("generalized force Sᵀu − h (first at coordinate " + std::to_string(coordinates.front()) + ")", {});
+    return nonFiniteOutput("generalized force Sᵀu − h (first at coordinate " + std::to_string(coordinates.front()) + ")", {});
   }
-  if (!allFinite(ws.phi)) return nonFinite("constraint phi", nonFiniteRows(ws.phi));
-  if (ws.sparse && !jacobian_finite) return nonFinite("constraint Jacobian J", nonFiniteSparseRows(ws.constraint_space->J));
-  if (!ws.sparse && !allFinite(ws.J)) return nonFinite("constraint Jacobian J", nonFiniteRows(ws.J));
-  if (!allFinite(ws.gamma)) return nonFinite("constraint bias gamma", nonFiniteRows(ws.gamma));
-  if (!allFinite(ws.phi_dot)) return nonFinite("constraint rate phi_dot", nonFiniteRows(ws.phi_dot));
+  if (!allFinite(ws.phi)) return nonFiniteOutput("constraint phi", nonFiniteRows(ws.phi));
+  if (ws.sparse && !jacobian_finite) return nonFiniteOutput("constraint Jacobian J", nonFiniteSparseRows(ws.constraint_space->J));
+  if (!ws.sparse && !allFinite(ws.J)) return nonFiniteOutput("constraint Jacobian J", nonFiniteRows(ws.J));
+  if (!allFinite(ws.gamma)) return nonFiniteOutput("constraint bias gamma", nonFiniteRows(ws.gamma));
+  if (!allFinite(ws.phi_dot)) return nonFiniteOutput("constraint rate phi_dot = J v + phi_t", nonFiniteRows(ws.phi_dot));
 
   ws.constraint_target = -ws.gamma;
   subtractStabilizationTerms(stabilization, ws.phi, ws.phi_dot, ws.constraint_target);

@@ -6,7 +6,13 @@
 
 namespace kktdae {
 
-std::string_view toString(KktForm form) { return form == KktForm::Schur ? "schur" : "block"; }
+std::string_view toString(KktForm form) {
+  switch (form) {
+    case KktForm::Schur: return "schur";
+    case KktForm::Block: return "block";
+  }
+  return "unknown";
+}
 
 KktForm parseKktForm(std::string_view text) {
   if (text == "schur") return KktForm::Schur;
@@ -72,6 +78,14 @@ RankDeficiencyPolicy parseRankDeficiencyPolicy(std::string_view text) {
 }
 
 void KktOptions::validate() const {
+  // An enum cast from an integer out of range would otherwise fall through every switch and run
+  // as whatever the last branch does.
+  if (toString(form) == "unknown") throwInvalid("kkt.form", "is not a KktForm value (" + std::to_string(static_cast<int>(form)) + ")");
+  if (toString(path) == "unknown") throwInvalid("kkt.path", "is not a KktPath value (" + std::to_string(static_cast<int>(path)) + ")");
+  if (toString(rank_deficiency) == "unknown") {
+    throwInvalid("kkt.rank_deficiency",
+                 "is not a RankDeficiencyPolicy value (" + std::to_string(static_cast<int>(rank_deficiency)) + ")");
+  }
   if (!(min_rcond >= 0.0 && min_rcond < 1.0)) {
     throwInvalid("kkt.min_rcond", "must be in [0, 1), got " + formatDouble(min_rcond));
   }
@@ -90,7 +104,7 @@ void KktOptions::validate() const {
   }
 }
 
-const char* toString(KktStatus status) {
+std::string_view toString(KktStatus status) {
   switch (status) {
     case KktStatus::Ok: return "ok";
     case KktStatus::Singular: return "singular";

@@ -1,31 +1,38 @@
 #include "kktdae/kkt/kkt_workspace.hpp"
 
+#include <limits>
+
 namespace kktdae {
 
 // The factorizations are built in the initializer list: Eigen's LLT(size) constructor leaves its
 // `info` flag unset, so copying or moving a size-constructed LLT reads an indeterminate value
 // (UBSan flags it).
 KktWorkspace::KktWorkspace(const ConstrainedSystem& system, const KktOptions& options)
-    : nq(system.nq()),
+    : nq((checkDimensions(system), system.nq())),
       nc(system.nc()),
       nu(system.nu()),
       mass_structure(system.massStructure()),
       sparse(usesSparsePath(system, options)),
       mass_llt(sparse ? 0 : system.nq()),
       schur_llt(sparse ? 0 : system.nc()) {
+  // The model's outputs start as NaN: an entry the model never writes (a forgotten constraint row,
+  // a comma initializer one short) then fails the finiteness checks as "non-finite J" instead of
+  // passing as a zero that the solve would misreport as dependent rows. Models write every entry
+  // on every call (constrained_system.hpp), so the sentinels cost nothing per step.
+  const double unset = std::numeric_limits<double>::quiet_NaN();
   qdd = Vector::Zero(nq);
   lambda = Vector::Zero(nc);
-  mass_diagonal = Vector::Ones(nq);
+  mass_diagonal = Vector::Constant(nq, unset);
   inverse_mass_diagonal = Vector::Ones(nq);
-  if (mass_structure == MassStructure::General && !sparse) M = Matrix::Zero(nq, nq);
-  h = Vector::Zero(nq);
-  S = Matrix::Zero(nu, nq);
+  if (mass_structure == MassStructure::General && !sparse) M = Matrix::Constant(nq, nq, unset);
+  h = Vector::Constant(nq, unset);
+  S = Matrix::Constant(nu, nq, unset);
   force = Vector::Zero(nq);
-  phi = Vector::Zero(nc);
-  phi_t = Vector::Zero(nc);
+  phi = Vector::Constant(nc, unset);
+  phi_t = Vector::Constant(nc, unset);
   phi_dot = Vector::Zero(nc);
-  gamma = Vector::Zero(nc);
-  if (!sparse) J = Matrix::Zero(nc, nq);
+  gamma = Vector::Constant(nc, unset);
+  if (!sparse) J = Matrix::Constant(nc, nq, unset);
   constraint_target = Vector::Zero(nc);
   constraint_diagonal = Vector::Zero(nc);
   regularization = Vector::Zero(nc);

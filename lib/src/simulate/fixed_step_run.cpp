@@ -24,63 +24,78 @@ StepFunction stepFunctionFor(Integrator integrator) {
 Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
                           const Observer& observer) {
   const StepFunction step = stepFunctionFor(options.integrator);
-  RunRecorder recorder(system, options, observer, initial.t);
+  RunRecorder recorder(system, options, observer, initial);
   Summary& summary = recorder.summary();
   AccelerationFunction f(system, options.stabilization, options.kkt, options.controller);
-  recorder.attach(f);
+  recorder.attach(f, /*solves_are_evaluations=*/true);
   StepWorkspace step_ws(system.nq());
   ProjectionWorkspace projection_ws(system, options.kkt);
   const bool project = options.stabilization.project_after_step;
+  const long steps = options.gridSteps(initial.t);
   State state = initial;
   Vector qdd = Vector::Zero(system.nq());
 
-  auto finish = [&](RunStatus status, std::string message) {
-    summary.kkt_solves = f.solves();
-    summary.rhs_evaluations = f.solves();
-    return recorder.finish(status, std::move(message));
-  };
   auto kktFailure = [&](const KktResult& kkt, long step_index, double t, const char* where) {
     summary.failed_step = step_index;
-    return finish(RunStatus::KktFailure, std::string("KKT solve failed (") + toString(kkt.status) + ") at step " +
-                                             std::to_string(step_index) + ", t = " + formatDouble(t) + " s, " +
-                                             where + ": " + kkt.message + describeRows(kkt.offending_rows));
+    return recorder.finish(RunStatus::KktFailure, "KKT solve failed (" + std::string(toString(kkt.status)) +
+                                                      ") at step " + std::to_string(step_index) + ", t = " +
+                                                      formatDouble(t) + " s, " + where + ": " + kkt.message +
+                                                      describeRows(kkt.offending_rows));
   };
 
-  std::string failure;
-  if (!projectInitialState(system, state, options, summary, failure)) return finish(RunStatus::InitFailure, failure);
-  KktResult kkt = f.evaluate(state.t, state.q, state.v, qdd);
-  if (!kkt.ok()) return kktFailure(kkt, 0, state.t, "at the initial state");
-  recorder.observe(state.t, state.q, state.v, f.lambda(), f.workspace(), kkt.rcond);
+  try {
+    std::string failure;
+    if (!projectInitialState(system, state, options, summary, failure)) {
+      summary.failed_step = 0;
+      return recorder.finish(RunStatus::InitFailure, failure);
+    }
+    KktResult kkt = f.evaluate(state.t, state.q, state.v, qdd);
+    if (!kkt.ok()) return kktFailure(kkt, 0, state.t, "at the initial state");
+    recorder.observe(state.t, state.q, state.v, f.lambda(), f.workspace(), kkt.rcond);
 
-  for (long k = 1; k <= options.steps; ++k) {
-    const double t_before = state.t;
-    kkt = step(f, state, options.dt, qdd, step_ws);
-    if (!kkt.ok()) return kktFailure(kkt, k, t_before, "in an inner stage of the step");
-    state.t = initial.t + static_cast<double>(k) * options.dt;  // not accumulated: no drift in t
-    if (!state.q.allFinite() || !state.v.allFinite()) {
-      summary.failed_step = k;
-      return finish(RunStatus::NonFiniteState, "non-finite state after step " + std::to_string(k) + " (t = " +
-                                                   formatDouble(state.t) + " s): " + firstNonFinite(state.q, state.v));
-    }
-    if (project) {
-      const ProjectionReport report = projectToManifold(system, state, options.projection, projection_ws);
-      if (!report.converged) {
+    for (long k = 1; k <= steps; ++k) {
+      recorder.beginStep(k);
+      if (recorder.interruptRequested()) return recorder.finishInterrupted();
+      const double t_before = state.t;
+      const double t_after = options.gridTime(initial.t, k);
+      // Every step but a shortened last one takes dt itself (not t_after − t_before): the
+      // seeds' bytes depend on it.
+      const double h = (options.end_time && k == steps) ? t_after - t_before : options.dt;
+      kkt = step(f, state, h, qdd, step_ws);
+      if (!kkt.ok()) return kktFailure(kkt, k, t_before, "in an inner stage of the step");
+      state.t = t_after;
+      if (!state.q.allFinite() || !state.v.allFinite()) {
         summary.failed_step = k;
-        return finish(RunStatus::ProjectionFailure, "projection after step " + std::to_string(k) + " (t = " +
-                                                        formatDouble(state.t) + " s) failed: " + report.message);
+        return recorder.finish(RunStatus::NonFiniteState, "non-finite state after step " + std::to_string(k) +
+                                                              " (t = " + formatDouble(state.t) +
+                                                              " s): " + firstNonFinite(state.q, state.v));
       }
-      recorder.countProjection(report);
+      if (project) {
+        const ProjectionReport report = projectToManifold(system, state, options.projection, projection_ws);
+        if (!report.converged) {
+          summary.failed_step = k;
+          return recorder.finish(RunStatus::ProjectionFailure, "projection after step " + std::to_string(k) +
+                                                                   " (t = " + formatDouble(state.t) +
+                                                                   " s) failed: " + report.message);
+        }
+        recorder.countProjection(report);
+      }
+      kkt = f.evaluate(state.t, state.q, state.v, qdd);
+      if (!kkt.ok()) return kktFailure(kkt, k, state.t, "at the state the step reached");
+      if (const std::string why = recorder.divergence(state.q, f.workspace()); !why.empty()) {
+        return recorder.finishDiverged(state.t, why);
+      }
+      summary.steps = k;
+      if (k % options.observe_every == 0 || k == steps) {
+        recorder.observe(state.t, state.q, state.v, f.lambda(), f.workspace(), kkt.rcond);
+      } else {
+        recorder.track(state.t, f.workspace(), kkt.rcond);
+      }
     }
-    kkt = f.evaluate(state.t, state.q, state.v, qdd);
-    if (!kkt.ok()) return kktFailure(kkt, k, state.t, "at the state the step reached");
-    summary.steps = k;
-    if (k % options.observe_every == 0 || k == options.steps) {
-      recorder.observe(state.t, state.q, state.v, f.lambda(), f.workspace(), kkt.rcond);
-    } else {
-      recorder.track(state.t, f.workspace(), kkt.rcond);
-    }
+    return recorder.finish(RunStatus::Success, "");
+  } catch (const std::exception& error) {
+    return recorder.abort(error);
   }
-  return finish(RunStatus::Success, "");
 }
 
 }  // namespace kktdae::detail

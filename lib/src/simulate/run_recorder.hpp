@@ -1,6 +1,7 @@
 #pragma once
 // What every integration driver shares: the Summary being filled, the observer, the violation
-// maxima and the wall clock (internal header).
+// maxima, the divergence rule, counted warnings, the interrupt flag and the wall clock (internal
+// header).
 
 #include <spdlog/spdlog.h>
 
@@ -8,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "kktdae/core/checks.hpp"
 #include "kktdae/simulate/simulate.hpp"
 
 namespace kktdae::detail {
@@ -15,26 +17,36 @@ namespace kktdae::detail {
 class RunRecorder {
  public:
   RunRecorder(const ConstrainedSystem& system, const SimulationOptions& options, const Observer& observer,
-              double t0)
-      : system_(system), observer_(observer), started_(std::chrono::steady_clock::now()) {
-    summary_.integrator = options.integrator;
-    summary_.form = options.kkt.form;
-    policy_ = options.kkt.rank_deficiency;
-    summary_.t_final = t0;
+              const State& initial);
+
+  /// The driver is now on step (or output interval) k: what a failure, a warning or an exception
+  /// is attributed to. 0 is the initial state.
+  void beginStep(long k) { current_step_ = k; }
+  long currentStep() const { return current_step_; }
+
+  /// True once SimulationOptions::interrupt reads true.
+  bool interruptRequested() const {
+    return interrupt_ != nullptr && interrupt_->load(std::memory_order_relaxed);
   }
+  /// Ends the run as Interrupted before the current step.
+  Summary finishInterrupted();
+
+  /// Empty while (q, ws) is plausible, else the divergence rule that fired (divergence.hpp).
+  std::string divergence(ConstVectorRef q, const KktWorkspace& ws) const { return divergence_.check(q, ws); }
+  /// Ends the run as Diverged at the current step, time t, for the reason divergence() gave.
+  Summary finishDiverged(double t, const std::string& reason);
 
   /// Records the constraint violation held in `ws` (the terms of the state at time t) and hands
   /// the state to the observer.
   void observe(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda, const KktWorkspace& ws,
                double rcond) {
-    summary_.final_phi_inf = ws.nc > 0 ? ws.phi.lpNorm<Eigen::Infinity>() : 0.0;
-    summary_.final_phi_dot_inf = ws.nc > 0 ? ws.phi_dot.lpNorm<Eigen::Infinity>() : 0.0;
-    summary_.max_phi_inf = std::max(summary_.max_phi_inf, summary_.final_phi_inf);
-    summary_.max_phi_dot_inf = std::max(summary_.max_phi_dot_inf, summary_.final_phi_dot_inf);
-    if (!std::isnan(rcond)) summary_.min_rcond = std::min(summary_.min_rcond, rcond);
-    summary_.t_final = t;
+    track(t, ws, rcond);
     ++summary_.outputs;
-    if (observer_) observer_(t, q, v, lambda);
+    if (observer_) {
+      in_observer_ = true;
+      observer_(t, q, v, lambda);
+      in_observer_ = false;
+    }
   }
 
   /// As observe(), but only tracks the violation (a step whose state is not handed out).
@@ -45,42 +57,61 @@ class RunRecorder {
     summary_.max_phi_dot_inf = std::max(summary_.max_phi_dot_inf, summary_.final_phi_dot_inf);
     if (!std::isnan(rcond)) summary_.min_rcond = std::min(summary_.min_rcond, rcond);
     summary_.t_final = t;
+    if (summary_.final_phi_inf > warn_phi_inf_) {
+      countWarning(WarningKind::ViolationAboveThreshold, t, [&] {
+        return "|phi|_inf = " + formatDouble(summary_.final_phi_inf) + " > warn_phi_inf " + formatDouble(warn_phi_inf_);
+      });
+    }
+    if (rank_deficient_first_step_ < 0 && acceleration_ != nullptr && acceleration_->rankDeficiency().solves > 0) {
+      rank_deficient_first_step_ = current_step_;
+    }
   }
 
   Summary& summary() { return summary_; }
 
-  /// The run's right-hand side: finish() copies its rank-deficiency log into the summary.
-  void attach(const AccelerationFunction& f) {
+  /// The run's right-hand side: finish() copies its solve count and rank-deficiency log into the
+  /// summary. `solves_are_evaluations`: the fixed-step drivers' right-hand side is the KKT solve.
+  void attach(const AccelerationFunction& f, bool solves_are_evaluations = false) {
     acceleration_ = &f;
+    solves_are_evaluations_ = solves_are_evaluations;
     summary_.sparse = f.workspace().sparse;
   }
 
-  /// Adds one post-step projection to the counters.
-  void countProjection(const ProjectionReport& report) {
-    ++summary_.projections;
-    summary_.projection_iterations += report.iterations;
-    summary_.max_position_correction = std::max(summary_.max_position_correction, report.position_correction);
-    summary_.max_velocity_correction = std::max(summary_.max_velocity_correction, report.velocity_correction);
-  }
+  /// Adds one post-step projection to the counters (a stalled one also as a warning).
+  void countProjection(const ProjectionReport& report);
 
   /// Sets status, message, wall time; logs at debug; returns the finished Summary.
-  Summary finish(RunStatus status, std::string message) {
-    summary_.status = status;
-    summary_.message = std::move(message);
-    if (acceleration_ != nullptr) noteRankDeficiency(acceleration_->rankDeficiency());
-    summary_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-    spdlog::debug("simulate {}: {}", system_.name(), summary_.briefReport());
-    return summary_;
-  }
+  Summary finish(RunStatus status, std::string message);
+
+  /// Ends the run as ModelError for an exception that came out of the model, the controller or
+  /// the observer during the current step; the counters so far are kept.
+  Summary abort(const std::exception& error);
 
  private:
+  template <class Detail>
+  void countWarning(WarningKind kind, double t, Detail detail) {
+    for (RunWarning& warning : summary_.warnings) {
+      if (warning.kind == kind) {
+        ++warning.count;
+        return;
+      }
+    }
+    summary_.warnings.push_back({kind, 1, current_step_, t, detail()});
+  }
   void noteRankDeficiency(const RankDeficiencyLog& log);
 
   const ConstrainedSystem& system_;
   const Observer& observer_;
   const AccelerationFunction* acceleration_ = nullptr;
+  const std::atomic<bool>* interrupt_ = nullptr;
+  DivergenceRule divergence_;
+  double warn_phi_inf_;
   RankDeficiencyPolicy policy_ = RankDeficiencyPolicy::Fail;
   std::chrono::steady_clock::time_point started_;
+  long current_step_ = 0;
+  long rank_deficient_first_step_ = -1;
+  bool in_observer_ = false;
+  bool solves_are_evaluations_ = false;
   Summary summary_;
 };
 

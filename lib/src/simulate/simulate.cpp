@@ -3,80 +3,102 @@
 #include "kktdae/core/checks.hpp"
 #include "run_recorder.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace kktdae {
-namespace detail {
+namespace {
 
-std::string describeRows(const std::vector<int>& rows) {
-  if (rows.empty()) return "";
-  std::string text = "; offending constraint rows [";
-  for (std::size_t i = 0; i < rows.size(); ++i) text += (i ? ", " : "") + std::to_string(rows[i]);
-  return text + "]";
-}
-
-void RunRecorder::noteRankDeficiency(const RankDeficiencyLog& log) {
-  summary_.rank_deficient_solves = log.solves;
-  summary_.min_constraint_rank = log.min_rank;
-  if (log.solves == 0) return;
-  std::string note = "rank-deficient KKT (" + std::string(toString(policy_)) + "): " + std::to_string(log.solves) +
-                     " of " + std::to_string(acceleration_->solves()) + " solves; first at t = " +
-                     formatDouble(log.first_time) + " s (rcond " + formatDouble(log.first_rcond);
-  if (log.min_rank >= 0) note += ", lowest rank " + std::to_string(log.min_rank) + " of " + std::to_string(system_.nc());
-  note += ")";
-  if (!log.first_dependent_rows.empty()) {
-    note += ", dependent rows [";
-    for (std::size_t i = 0; i < log.first_dependent_rows.size(); ++i) {
-      note += (i ? ", " : "") + std::to_string(log.first_dependent_rows[i]);
+/// What makes a model unable to run, found before the first step: each of these would otherwise
+/// surface mid-run as a misleading numerical failure, or not at all.
+void requireRunnableModel(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options) {
+  if (options.controller && system.nu() == 0) {
+    throwInvalid("controller", "given, but " + system.name() + " has no inputs (nu() = 0): it would never be called");
+  }
+  // The defaults of massDiagonal() and inputMap() throw std::logic_error when a model needed to
+  // override them; ask once here so the user hears it as a mistake in the model, not mid-run.
+  try {
+    if (system.massStructure() != MassStructure::General) {
+      Vector diagonal(system.nq());
+      system.massDiagonal(initial.q, diagonal);
     }
-    note += "]";
+    if (system.nu() > 0) {
+      Matrix S(system.nu(), system.nq());
+      system.inputMap(initial.q, initial.t, S);
+    }
+  } catch (const std::logic_error& error) {
+    if (dynamic_cast<const std::invalid_argument*>(&error) != nullptr) throw;
+    throwInvalid("system", error.what());
   }
-  summary_.notes += note + ". ";
 }
 
-std::string firstNonFinite(ConstVectorRef q, ConstVectorRef v) {
-  for (Eigen::Index i = 0; i < q.size(); ++i) {
-    if (!std::isfinite(q[i])) return "q[" + std::to_string(i) + "] = " + formatDouble(q[i]);
+void requireValidEnums(const SimulationOptions& options) {
+  const auto& all = allIntegrators();
+  if (std::find(all.begin(), all.end(), options.integrator) == all.end()) {
+    throwInvalid("integrator", "is not an Integrator value (" + std::to_string(static_cast<int>(options.integrator)) + ")");
   }
-  for (Eigen::Index i = 0; i < v.size(); ++i) {
-    if (!std::isfinite(v[i])) return "v[" + std::to_string(i) + "] = " + formatDouble(v[i]);
-  }
-  return "";
 }
 
-bool projectInitialState(const ConstrainedSystem& system, State& state, const SimulationOptions& options,
-                         Summary& summary, std::string& failure, bool force) {
-  if (!options.project_initial_state && !force) return true;
-  ProjectionWorkspace projection_ws(system, options.kkt);
-  const ProjectionReport report = projectToManifold(system, state, options.projection, projection_ws);
-  if (!report.converged) {
-    failure = "initial state cannot be made consistent: " + report.message;
-    return false;
-  }
-  summary.notes += "initial projection: " + std::to_string(report.iterations) + " iterations, |dq| " +
-                   formatDouble(report.position_correction) + ", |dv| " + formatDouble(report.velocity_correction) +
-                   " (|phi| " + formatDouble(report.phi_before) + " -> " + formatDouble(report.phi_after) + "). ";
-  spdlog::debug("{}: initial projection moved q by {} and v by {} in {} iterations", system.name(),
-                report.position_correction, report.velocity_correction, report.iterations);
-  return true;
-}
-
-}  // namespace detail
+}  // namespace
 
 void SimulationOptions::validate() const {
+  requireValidEnums(*this);
   requirePositive("dt", dt);
-  if (steps < 0) throwInvalid("steps", "must be >= 0, got " + std::to_string(steps));
+  if (steps && end_time) {
+    throwInvalid("steps", "and end_time are both given (" + std::to_string(*steps) + " steps, end_time " +
+                              formatDouble(*end_time) + " s): give one");
+  }
+  if (steps && *steps < 0) throwInvalid("steps", "must be >= 0, got " + std::to_string(*steps));
+  if (end_time && !std::isfinite(*end_time)) throwInvalid("end_time", "must be finite, got " + formatDouble(*end_time));
   if (observe_every < 1) throwInvalid("observe_every", "must be >= 1, got " + std::to_string(observe_every));
+  if (!(warn_phi_inf > 0.0)) throwInvalid("warn_phi_inf", "must be > 0, got " + formatDouble(warn_phi_inf));
   stabilization.validate();
   kkt.validate();
   projection.validate();
+  divergence.validate();
+}
+
+long SimulationOptions::gridSteps(double t0) const {
+  constexpr long kDefaultSteps = 1000;
+  long count = steps.value_or(kDefaultSteps);
+  if (end_time) {
+    if (!(*end_time > t0)) {
+      throwInvalid("end_time", "must be later than the initial time " + formatDouble(t0) + ", got " + formatDouble(*end_time));
+    }
+    const double intervals = (*end_time - t0) / dt;
+    if (!(intervals < 9e18)) {
+      throwInvalid("end_time", formatDouble(*end_time) + " s at dt " + formatDouble(dt) + " s needs " +
+                                   formatDouble(intervals) + " steps: more than a run can count");
+    }
+    // An end time meant to be on the grid ((end − t0)/dt = 4000.0000000001) takes no sliver step.
+    const double nearest = std::round(intervals);
+    count = std::abs(intervals - nearest) <= 1e-9 * std::max(1.0, nearest) ? static_cast<long>(nearest)
+                                                                            : static_cast<long>(std::ceil(intervals));
+    count = std::max(count, 1L);
+  }
+  const double last = t0 + static_cast<double>(count) * dt;
+  if (!std::isfinite(last)) {
+    throwInvalid("dt", formatDouble(dt) + " s x " + std::to_string(count) + " steps from t0 = " + formatDouble(t0) +
+                           " s overflows the time axis");
+  }
+  return count;
+}
+
+double SimulationOptions::gridTime(double t0, long k) const {
+  if (end_time && k >= gridSteps(t0)) return *end_time;
+  return t0 + static_cast<double>(k) * dt;  // not accumulated: no drift in t
 }
 
 Summary simulate(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
                  const Observer& observer) {
   options.validate();
+  checkDimensions(system);
   checkStateSizes(system, initial.q, initial.v);
+  requireRunnableModel(system, initial, options);
   requireFinite("initial.t", Eigen::Matrix<double, 1, 1>::Constant(initial.t));
   requireFinite("initial.q", initial.q);
   requireFinite("initial.v", initial.v);
+  options.gridSteps(initial.t);  // throws for an end time before t0 or a grid that overflows
   if (isAdaptive(options.integrator)) options.adaptive.validate(system.nq());
   if (options.integrator == Integrator::CvodeAdams && options.stabilization.project_after_step) {
     throwInvalid("stabilization.project_after_step",
@@ -100,13 +122,15 @@ Summary simulate(const ConstrainedSystem& system, const State& initial, const Si
   } catch (const std::invalid_argument&) {
     throw;  // a programming error in the call, reported as such
   } catch (const std::exception& error) {
-    // Out of memory, or a model/observer that threw: the run ends with a status, not an exception.
+    // The drivers turn exceptions from the model and observer into ModelError themselves; what
+    // reaches here came from setting the run up (out of memory for the workspaces, typically).
     Summary summary;
     summary.integrator = options.integrator;
     summary.form = options.kkt.form;
     summary.t_final = initial.t;
+    summary.failed_step = 0;
     summary.status = RunStatus::SolverFailure;
-    summary.message = std::string("run aborted by an exception: ") + error.what();
+    summary.message = std::string("the run could not be set up: ") + error.what();
     return summary;
   }
 }

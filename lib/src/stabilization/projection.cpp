@@ -54,13 +54,17 @@ void solveMetric(Vector& x, ProjectionWorkspace& ws) {
   }
 }
 
+constexpr const char* kMassNotPositiveDefinite = "mass matrix M is not positive definite";
+constexpr const char* kSingularMetric = "J M^-1 J^T is singular (constraint rows are dependent)";
+constexpr const char* kNonFiniteMetric = "the model returned non-finite J or M";
+
 /// The sparse factorMetric(): A = J M⁻¹ Jᵀ assembled and factorized by the sparse LDLᵀ.
-bool factorMetricSparse(const ConstrainedSystem& system, ProjectionWorkspace& ws) {
+const char* factorMetricSparse(const ConstrainedSystem& system, ProjectionWorkspace& ws) {
   system.massDiagonal(ws.q, ws.mass_diagonal);
-  if (!(ws.mass_diagonal.minCoeff() > 0.0)) return false;
+  if (!(ws.mass_diagonal.minCoeff() > 0.0)) return kMassNotPositiveDefinite;
   ws.inverse_mass_diagonal = ws.mass_diagonal.cwiseInverse();
   ws.constraint_space->assemble(ws.inverse_mass_diagonal, ws.schur_diagonal);
-  return ws.constraint_space->ldlt.factorize(true);
+  return ws.constraint_space->ldlt.factorize(true) ? nullptr : kSingularMetric;
 }
 
 /// Under a rank-deficiency policy (the run's KktOptions): Cholesky when J M⁻¹ Jᵀ is healthy (its
@@ -95,27 +99,31 @@ bool factorRankDeficient(ProjectionWorkspace& ws) {
   return true;
 }
 
-/// M⁻¹ Jᵀ and the Cholesky factor of J M⁻¹ Jᵀ at (ws.q, t); false when either is not SPD.
-bool factorMetric(const ConstrainedSystem& system, double t, ProjectionWorkspace& ws) {
+/// M⁻¹ Jᵀ and the Cholesky factor of J M⁻¹ Jᵀ at (ws.q, t); nullptr on success, otherwise what
+/// failed (M not SPD is told apart from a singular J M⁻¹ Jᵀ: the remedies differ).
+const char* factorMetric(const ConstrainedSystem& system, double t, ProjectionWorkspace& ws) {
   evaluateJacobian(system, t, ws);
   if (ws.sparse) return factorMetricSparse(system, ws);
   if (system.massStructure() == MassStructure::General) {
     system.massMatrix(ws.q, ws.M);
+    if (!ws.M.allFinite()) return kNonFiniteMetric;
     ws.mass_llt.compute(ws.M);
-    if (ws.mass_llt.info() != Eigen::Success) return false;
+    if (ws.mass_llt.info() != Eigen::Success) return kMassNotPositiveDefinite;
     ws.inverse_mass_jt = ws.J.transpose();
     ws.mass_llt.solveInPlace(ws.inverse_mass_jt);
   } else {
     system.massDiagonal(ws.q, ws.mass_diagonal);
-    if (!(ws.mass_diagonal.minCoeff() > 0.0)) return false;
+    if (!(ws.mass_diagonal.minCoeff() > 0.0)) return kMassNotPositiveDefinite;
     ws.inverse_mass_jt.noalias() = ws.mass_diagonal.cwiseInverse().asDiagonal() * ws.J.transpose();
   }
   ws.schur.noalias() = ws.J * ws.inverse_mass_jt;
-  if (!ws.inverse_mass_jt.allFinite() || !ws.schur.allFinite()) return false;
+  if (!ws.inverse_mass_jt.allFinite() || !ws.schur.allFinite()) return kNonFiniteMetric;
   ws.use_pseudo_inverse = false;
-  if (ws.rank_deficiency != RankDeficiencyPolicy::Fail && ws.nc > 0) return factorRankDeficient(ws);
+  if (ws.rank_deficiency != RankDeficiencyPolicy::Fail && ws.nc > 0) {
+    return factorRankDeficient(ws) ? nullptr : kSingularMetric;
+  }
   ws.schur_llt.compute(ws.schur);
-  return ws.schur_llt.info() == Eigen::Success;
+  return ws.schur_llt.info() == Eigen::Success ? nullptr : kSingularMetric;
 }
 
 /// ‖J q̇ + ∂φ/∂t‖∞ at (ws.q, ws.v); leaves ∂φ/∂t in ws.phi_t and J in ws.J.
@@ -197,9 +205,9 @@ ProjectionReport projectToManifold(const ConstrainedSystem& system, State& state
                        formatDouble(options.tolerance);
       return report;
     }
-    if (!ws.phi.allFinite() || !factorMetric(system, state.t, ws)) {
-      report.message = "position projection failed at iteration " + std::to_string(report.iterations) +
-                       ": J M^-1 J^T is singular or the model returned non-finite values";
+    const char* failure = ws.phi.allFinite() ? factorMetric(system, state.t, ws) : "phi is not finite";
+    if (failure != nullptr) {
+      report.message = "position projection failed at iteration " + std::to_string(report.iterations) + ": " + failure;
       return report;
     }
     ws.multiplier = ws.phi;
@@ -212,8 +220,8 @@ ProjectionReport projectToManifold(const ConstrainedSystem& system, State& state
   report.phi_after = infNorm(ws.phi);
 
   // Velocity: one exact M-orthogonal projection onto J q̇ = −∂φ/∂t at the projected q.
-  if (!factorMetric(system, state.t, ws)) {
-    report.message = "velocity projection failed: J M^-1 J^T is singular at the projected q";
+  if (const char* failure = factorMetric(system, state.t, ws)) {
+    report.message = std::string("velocity projection failed at the projected q: ") + failure;
     return report;
   }
   system.constraintTimeDerivative(ws.q, state.t, ws.phi_t);

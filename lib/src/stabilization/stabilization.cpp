@@ -72,6 +72,9 @@ Stabilization Stabilization::critical(double omega) {
 }
 
 void Stabilization::validate() const {
+  if (kind != Kind::None && kind != Kind::Baumgarte && kind != Kind::Soft) {
+    throwInvalid("stabilization.kind", "is not a Stabilization::Kind value (" + std::to_string(static_cast<int>(kind)) + ")");
+  }
   requireNonNegative("stabilization.alpha", alpha);
   requireNonNegative("stabilization.beta", beta);
   if (kind == Kind::Soft) soft.validate();

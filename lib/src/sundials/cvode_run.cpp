@@ -29,6 +29,7 @@ struct CvodeProblem {
   /// The first KKT failure that ended the run, with its time (empty status Ok if none).
   KktResult failure;
   double failure_time = 0.0;
+  bool model_threw = false;  ///< the failure is an exception from the model or controller
   sd::ErrorLog log;
 };
 
@@ -36,8 +37,9 @@ struct CvodeProblem {
 /// unwind through SUNDIALS' C frames.
 int recordException(CvodeProblem& problem, double t, const std::exception& error) {
   problem.failure.status = KktStatus::NonFinite;
-  problem.failure.message = std::string("the model threw: ") + error.what();
+  problem.failure.message = std::string("the model or its controller threw: ") + error.what();
   problem.failure_time = t;
+  problem.model_threw = true;
   return -1;
 }
 
@@ -119,7 +121,7 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
                       const Observer& observer) {
   const int nq = system.nq();
   const AdaptiveOptions& adaptive = options.adaptive;
-  RunRecorder recorder(system, options, observer, initial.t);
+  RunRecorder recorder(system, options, observer, initial);
   Summary& summary = recorder.summary();
   AccelerationFunction f(system, options.stabilization, options.kkt, options.controller);
   recorder.attach(f);
@@ -134,18 +136,24 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
   problem.nq = nq;
 
   State start = initial;
-  std::string failure;
-  if (!projectInitialState(system, start, options, summary, failure)) return recorder.finish(RunStatus::InitFailure, failure);
-  // λ and the violation at the initial state, before CVODE sees it.
   Vector qdd(nq);
-  KktResult kkt = f.evaluate(start.t, start.q, start.v, qdd);
-  if (!kkt.ok()) {
-    summary.kkt_solves = f.solves();
-    return recorder.finish(RunStatus::KktFailure, std::string("KKT solve failed (") + toString(kkt.status) +
-                                                      ") at the initial state, t = " + formatDouble(start.t) +
-                                                      " s: " + kkt.message + describeRows(kkt.offending_rows));
+  KktResult kkt;
+  try {
+    summary.failed_step = 0;  // until the initial state is through
+    std::string failure;
+    if (!projectInitialState(system, start, options, summary, failure)) return recorder.finish(RunStatus::InitFailure, failure);
+    // λ and the violation at the initial state, before CVODE sees it.
+    kkt = f.evaluate(start.t, start.q, start.v, qdd);
+    if (!kkt.ok()) {
+      return recorder.finish(RunStatus::KktFailure, "KKT solve failed (" + std::string(toString(kkt.status)) +
+                                                        ") at the initial state, t = " + formatDouble(start.t) +
+                                                        " s: " + kkt.message + describeRows(kkt.offending_rows));
+    }
+    recorder.observe(start.t, start.q, start.v, f.lambda(), f.workspace(), kkt.rcond);
+    summary.failed_step = -1;
+  } catch (const std::exception& error) {
+    return recorder.abort(error);
   }
-  recorder.observe(start.t, start.q, start.v, f.lambda(), f.workspace(), kkt.rcond);
 
   // Declared in creation order so that destruction runs in reverse: solver memory first,
   // then its solvers, matrix and vectors, the context last.
@@ -211,8 +219,15 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
   }
 
   const auto state = sd::view(y.get());
-  for (long k = 1; k <= options.steps; ++k) {
-    const double t_out = start.t + static_cast<double>(k) * options.dt;
+  const long steps = options.gridSteps(initial.t);
+  try {
+  for (long k = 1; k <= steps; ++k) {
+    recorder.beginStep(k);
+    if (recorder.interruptRequested()) {
+      fillStatistics(memory.get(), problem, summary);
+      return recorder.finishInterrupted();
+    }
+    const double t_out = options.gridTime(initial.t, k);
     if (adaptive.stop_at_outputs) {
       const int stop = CVodeSetStopTime(memory.get(), t_out);
       if (stop < 0) {
@@ -231,7 +246,9 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
       std::string message = sd::solverFailureMessage("CVode", sd::cvodeFlagName(flag), t_current, summary.last_step,
                                                      t_out, {problem.failure, problem.failure_time}, log);
       summary.failed_step = k;
-      RunStatus status = problem.failure.ok() ? RunStatus::SolverFailure : RunStatus::KktFailure;
+      RunStatus status = problem.model_threw      ? RunStatus::ModelError
+                         : problem.failure.ok() ? RunStatus::SolverFailure
+                                                : RunStatus::KktFailure;
       if (problem.failure.ok() && !problem.projection_failure.empty()) {
         status = RunStatus::ProjectionFailure;
         message += "; last projection failure: " + problem.projection_failure;
@@ -244,15 +261,23 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
     if (!kkt.ok()) {
       fillStatistics(memory.get(), problem, summary);
       summary.failed_step = k;
-      return recorder.finish(RunStatus::KktFailure, std::string("KKT solve failed (") + toString(kkt.status) +
+      return recorder.finish(RunStatus::KktFailure, "KKT solve failed (" + std::string(toString(kkt.status)) +
                                                         ") at the output t = " + formatDouble(t_reached) + " s: " +
                                                         kkt.message + describeRows(kkt.offending_rows));
     }
-    if (k % options.observe_every == 0 || k == options.steps) {
+    if (const std::string why = recorder.divergence(q, f.workspace()); !why.empty()) {
+      fillStatistics(memory.get(), problem, summary);
+      return recorder.finishDiverged(t_reached, why);
+    }
+    if (k % options.observe_every == 0 || k == steps) {
       recorder.observe(t_reached, q, v, f.lambda(), f.workspace(), kkt.rcond);
     } else {
       recorder.track(t_reached, f.workspace(), kkt.rcond);
     }
+  }
+  } catch (const std::exception& error) {  // from the observer or the output-state solve
+    fillStatistics(memory.get(), problem, summary);
+    return recorder.abort(error);
   }
   fillStatistics(memory.get(), problem, summary);
   return recorder.finish(RunStatus::Success, "");

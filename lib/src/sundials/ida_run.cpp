@@ -33,6 +33,7 @@ struct IdaProblem {
   long residual_evaluations = 0;
   KktResult failure;
   double failure_time = 0.0;
+  bool model_threw = false;  ///< the failure is an exception from the model or controller
   sd::ErrorLog log;
   IdaSparseNewton* newton = nullptr;  ///< the sparse Newton matrix, when KLU solves
 };
@@ -49,6 +50,7 @@ int sparseNewtonMatrix(sunrealtype t, sunrealtype c, N_Vector yy, N_Vector yp, N
     p.failure.status = KktStatus::NonFinite;
     p.failure.message = std::string("the model threw in the Newton matrix: ") + error.what();
     p.failure_time = t;
+    p.model_threw = true;
     return -1;
   }
 }
@@ -62,8 +64,9 @@ int residual(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* data) {
   } catch (const std::exception& error) {
     auto& p = *static_cast<IdaProblem*>(data);
     p.failure.status = KktStatus::NonFinite;
-    p.failure.message = std::string("the model threw: ") + error.what();
+    p.failure.message = std::string("the model or its controller threw: ") + error.what();
     p.failure_time = t;
+    p.model_threw = true;
     return -1;
   }
 }
@@ -145,7 +148,7 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
   const bool ggl = options.integrator == Integrator::IdaGgl;
   const int n = 2 * nq + (ggl ? 2 : 1) * nc;
   const AdaptiveOptions& adaptive = options.adaptive;
-  RunRecorder recorder(system, options, observer, initial.t);
+  RunRecorder recorder(system, options, observer, initial);
   Summary& summary = recorder.summary();
 
   // GGL enforces φ = 0 and φ̇ = 0 as residual rows: Baumgarte terms have nothing to act on.
@@ -164,23 +167,28 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
   // Consistent initial values: GGL needs the state on the manifold (IDACalcIC cannot find λ, μ,
   // which do not appear in the constraint rows); λ and v̇ then come from the KKT solve.
   State start = initial;
-  std::string failure;
-  if (!projectInitialState(system, start, options, summary, failure, ggl)) {
-    return recorder.finish(RunStatus::InitFailure, std::string(toString(options.integrator)) + ": " + failure);
-  }
   if (options.stabilization.project_after_step) {
     summary.notes += std::string(toString(options.integrator)) +
                      " does not project after steps (IDA has no projection hook; ida_ggl holds phi itself). ";
   }
   Vector qdd(nq);
-  KktResult kkt = f.evaluate(start.t, start.q, start.v, qdd);
-  if (!kkt.ok()) {
-    summary.kkt_solves = f.solves();
-    return recorder.finish(RunStatus::KktFailure, std::string("KKT solve failed (") + toString(kkt.status) +
-                                                      ") at the initial state, t = " + formatDouble(start.t) +
-                                                      " s: " + kkt.message + describeRows(kkt.offending_rows));
+  try {
+    summary.failed_step = 0;  // until the initial state is through
+    std::string failure;
+    if (!projectInitialState(system, start, options, summary, failure, ggl)) {
+      return recorder.finish(RunStatus::InitFailure, std::string(toString(options.integrator)) + ": " + failure);
+    }
+    const KktResult kkt = f.evaluate(start.t, start.q, start.v, qdd);
+    if (!kkt.ok()) {
+      return recorder.finish(RunStatus::KktFailure, "KKT solve failed (" + std::string(toString(kkt.status)) +
+                                                        ") at the initial state, t = " + formatDouble(start.t) +
+                                                        " s: " + kkt.message + describeRows(kkt.offending_rows));
+    }
+    recorder.observe(start.t, start.q, start.v, f.lambda(), f.workspace(), kkt.rcond);
+    summary.failed_step = -1;
+  } catch (const std::exception& error) {
+    return recorder.abort(error);
   }
-  recorder.observe(start.t, start.q, start.v, f.lambda(), f.workspace(), kkt.rcond);
 
   sd::Context context;
   sd::VectorPtr yy = sd::makeVector(n, context), yp = sd::makeVector(n, context);
@@ -264,8 +272,15 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
   }
 
   const auto y = sd::view(yy.get());
-  for (long k = 1; k <= options.steps; ++k) {
-    const double t_out = start.t + static_cast<double>(k) * options.dt;
+  const long steps = options.gridSteps(initial.t);
+  try {
+  for (long k = 1; k <= steps; ++k) {
+    recorder.beginStep(k);
+    if (recorder.interruptRequested()) {
+      fillStatistics(memory.get(), problem, summary);
+      return recorder.finishInterrupted();
+    }
+    const double t_out = options.gridTime(initial.t, k);
     if (adaptive.stop_at_outputs) {
       const int stop = IDASetStopTime(memory.get(), t_out);
       if (stop < 0) {
@@ -284,7 +299,10 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
       const std::string message = sd::solverFailureMessage("IDASolve", sd::idaFlagName(flag), t_current,
                                                            summary.last_step, t_out, {problem.failure, problem.failure_time}, log);
       summary.failed_step = k;
-      return recorder.finish(problem.failure.ok() ? RunStatus::SolverFailure : RunStatus::KktFailure, message);
+      return recorder.finish(problem.model_threw      ? RunStatus::ModelError
+                             : problem.failure.ok() ? RunStatus::SolverFailure
+                                                    : RunStatus::KktFailure,
+                             message);
     }
     const auto q = y.head(nq);
     const auto v = y.segment(nq, nq);
@@ -295,11 +313,19 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
       return recorder.finish(RunStatus::KktFailure, "model terms failed at the output t = " +
                                                         formatDouble(t_reached) + " s: " + terms.message);
     }
-    if (k % options.observe_every == 0 || k == options.steps) {
+    if (const std::string why = recorder.divergence(q, f.workspace()); !why.empty()) {
+      fillStatistics(memory.get(), problem, summary);
+      return recorder.finishDiverged(t_reached, why);
+    }
+    if (k % options.observe_every == 0 || k == steps) {
       recorder.observe(t_reached, q, v, y.segment(2 * nq, nc), f.workspace(), std::nan(""));
     } else {
       recorder.track(t_reached, f.workspace(), std::nan(""));
     }
+  }
+  } catch (const std::exception& error) {  // from the observer or the output-state terms
+    fillStatistics(memory.get(), problem, summary);
+    return recorder.abort(error);
   }
   fillStatistics(memory.get(), problem, summary);
   return recorder.finish(RunStatus::Success, "");

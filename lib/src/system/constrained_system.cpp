@@ -18,10 +18,21 @@ void ConstrainedSystem::massMatrix(ConstVectorRef q, MatrixRef M) const {
 }
 
 void ConstrainedSystem::massDiagonal(ConstVectorRef, VectorRef) const {
-  throw std::logic_error(name() + ": massDiagonal() called on a model that does not declare a diagonal mass");
+  if (massStructure() == MassStructure::General) {
+    throw std::logic_error(name() + ": massDiagonal() called on a model with a general mass matrix (use massMatrix())");
+  }
+  throw std::logic_error(name() + ": declares a diagonal mass (MassStructure::" +
+                         (massStructure() == MassStructure::Diagonal ? "Diagonal" : "ConstantDiagonal") +
+                         ") but does not override massDiagonal()");
 }
 
-void ConstrainedSystem::inputMap(ConstVectorRef, double, MatrixRef) const {}
+void ConstrainedSystem::inputMap(ConstVectorRef, double, MatrixRef) const {
+  // nu() > 0 with this default would leave S = 0: the inputs would silently do nothing.
+  if (nu() > 0) {
+    throw std::logic_error(name() + ": declares nu() = " + std::to_string(nu()) +
+                           " inputs but does not override inputMap()");
+  }
+}
 
 void ConstrainedSystem::constraintJacobianPattern(IndexVectorRef, IndexVectorRef) const {
   throw std::logic_error(name() + ": constraintJacobianPattern() called on a model without a sparse Jacobian");
@@ -39,6 +50,18 @@ double ConstrainedSystem::kineticEnergy(ConstVectorRef q, ConstVectorRef v) cons
   Matrix M(nq(), nq());
   massMatrix(q, M);
   return 0.5 * v.dot(M * v);
+}
+
+void checkDimensions(const ConstrainedSystem& system) {
+  auto require = [&](const char* what, int value, int minimum) {
+    if (value < minimum) {
+      throwInvalid(std::string("system.") + what, system.name() + " has " + what + " = " + std::to_string(value) +
+                                                      " (must be >= " + std::to_string(minimum) + ")");
+    }
+  };
+  require("nq()", system.nq(), 1);
+  require("nc()", system.nc(), 0);
+  require("nu()", system.nu(), 0);
 }
 
 void checkStateSizes(const ConstrainedSystem& system, ConstVectorRef q, ConstVectorRef v) {

@@ -141,8 +141,8 @@ TEST_CASE("redundant: runs of the linkage closed twice follow the linkage closed
     options.adaptive.atol = 1e-11;
     options.stabilization = Stabilization::baumgarte(5.0, 5.0);
     options.kkt.form = c.form;
-    Matrix path_once(options.steps + 1, once.nq());
-    Matrix path_twice(options.steps + 1, twice.nq());
+    Matrix path_once(*options.steps + 1, once.nq());
+    Matrix path_twice(*options.steps + 1, twice.nq());
     long row = 0;
     const Summary reference = simulate(once, parallelogramState(once, theta0, 0.0), options,
                                        [&](double, ConstVectorRef q, ConstVectorRef, ConstVectorRef) { path_once.row(row++) = q; });
@@ -155,7 +155,7 @@ TEST_CASE("redundant: runs of the linkage closed twice follow the linkage closed
                                      [&](double, ConstVectorRef q, ConstVectorRef, ConstVectorRef) { path_twice.row(row++) = q; });
     INFO(summary.briefReport() << " | " << summary.notes);
     REQUIRE(summary.ok());
-    CHECK(row == options.steps + 1);
+    CHECK(row == *options.steps + 1);
     CHECK((path_twice - path_once).lpNorm<Eigen::Infinity>() < c.tolerance);
     CHECK(summary.rank_deficient_solves == summary.kkt_solves);
     CHECK(summary.min_constraint_rank == (c.policy == RankDeficiencyPolicy::MinimumNorm ? 5 : -1));

@@ -703,7 +703,7 @@ TEST_CASE("four_bar: redundant: a parallelogram closed twice by a third crank mo
       INFO(toString(form));
       options.kkt.form = form;
       options.kkt.rank_deficiency = RankDeficiencyPolicy::Fail;
-      Matrix path_once(options.steps + 1, 4), path_twice(options.steps + 1, 4);
+      Matrix path_once(*options.steps + 1, 4), path_twice(*options.steps + 1, 4);
       long row = 0;
       const Summary reference = simulate(once, ThirdCrankParallelogram::state(theta0, 0.0), options,
                                          [&](double, ConstVectorRef q, ConstVectorRef, ConstVectorRef) { path_once.row(row++) = q; });
@@ -715,9 +715,9 @@ TEST_CASE("four_bar: redundant: a parallelogram closed twice by a third crank mo
                                        [&](double, ConstVectorRef q, ConstVectorRef, ConstVectorRef) { path_twice.row(row++) = q; });
       INFO(summary.briefReport() << " | " << summary.notes);
       REQUIRE(summary.ok());
-      CHECK(row == options.steps + 1);
+      CHECK(row == *options.steps + 1);
       CHECK((path_twice - path_once).lpNorm<Eigen::Infinity>() < 1e-12);
-      CHECK(std::abs(path_twice(options.steps, 0) - pendulumAngle(params, theta0, 0.0, 2.0)) < 1e-8);
+      CHECK(std::abs(path_twice(*options.steps, 0) - pendulumAngle(params, theta0, 0.0, 2.0)) < 1e-8);
       CHECK(summary.rank_deficient_solves == summary.kkt_solves);
       CHECK(summary.min_constraint_rank == 3);
       CHECK_THAT(summary.notes, Contains("rank-deficient KKT (minimum_norm)"));

@@ -202,7 +202,8 @@ TEST_CASE("simulate: a model that turns NaN at t = 1 ends with a failed status a
   }
 }
 
-TEST_CASE("simulate: a blow-up ends with NonFiniteState at the first non-finite step", "[simulate][errors]") {
+TEST_CASE("simulate: a blow-up ends Diverged early, or NonFiniteState at the first non-finite step without the rule",
+          "[simulate][errors]") {
   // Explicit Euler with a huge Baumgarte gain at a coarse step diverges (dt·ω ≫ 2).
   const PendulumChain chain(PendulumChainParams::uniform(2));
   SimulationOptions options;
@@ -212,10 +213,16 @@ TEST_CASE("simulate: a blow-up ends with NonFiniteState at the first non-finite 
   options.stabilization = Stabilization::critical(200.0);
   const Summary s = simulate(chain, chain.initialState(0.1), options);
   INFO(s.briefReport());
-  CHECK_FALSE(s.ok());
-  CHECK((s.status == RunStatus::NonFiniteState || s.status == RunStatus::KktFailure));
+  CHECK(s.status == RunStatus::Diverged);
   CHECK(s.failed_step > 0);
   CHECK(s.steps == s.failed_step - 1);
+
+  options.divergence.enabled = false;
+  const Summary late = simulate(chain, chain.initialState(0.1), options);
+  INFO(late.briefReport());
+  CHECK((late.status == RunStatus::NonFiniteState || late.status == RunStatus::KktFailure));
+  CHECK(late.steps == late.failed_step - 1);
+  CHECK(late.failed_step > s.failed_step);  // the rule stops it before the numbers overflow
 }
 
 TEST_CASE("simulate: invalid options throw naming the field and value", "[simulate][errors]") {

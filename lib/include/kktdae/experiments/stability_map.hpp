@@ -4,6 +4,7 @@
 /// constraint error does.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kktdae/parallel/sweep.hpp"
@@ -20,7 +21,7 @@ enum class ErrorBehaviour {
   BlowUp,   ///< non-finite state, failed solve, or e > blowup_ratio · e0 at any time
 };
 
-const char* toString(ErrorBehaviour behaviour);
+std::string_view toString(ErrorBehaviour behaviour);
 
 struct StabilityMapOptions {
   Integrator integrator = Integrator::SemiImplicitEuler;  ///< fixed-step only

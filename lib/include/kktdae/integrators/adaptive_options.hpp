@@ -2,6 +2,8 @@
 /// @file
 /// Options of the SUNDIALS integrators (cvode_bdf, cvode_adams, ida_index1, ida_ggl).
 
+#include <string_view>
+
 #include "kktdae/core/types.hpp"
 
 namespace kktdae {
@@ -25,7 +27,7 @@ enum class NewtonLinearSolver {
 };
 
 /// "auto" / "dense" / "sparse" / "krylov".
-const char* toString(NewtonLinearSolver solver);
+std::string_view toString(NewtonLinearSolver solver);
 
 struct AdaptiveOptions {
   /// Relative tolerance of the local error test (> 0). Seed 002's lesson uses 1e-6.

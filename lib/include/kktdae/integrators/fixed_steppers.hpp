@@ -7,6 +7,7 @@
 
 #include "kktdae/core/state.hpp"
 #include "kktdae/integrators/acceleration_function.hpp"
+#include "kktdae/integrators/integrator.hpp"
 
 namespace kktdae {
 
@@ -28,5 +29,12 @@ KktResult semiImplicitEulerStep(AccelerationFunction& f, State& state, double dt
 /// t, t + dt/2, t + dt/2, t + dt.
 KktResult rk4Step(AccelerationFunction& f, State& state, double dt, ConstVectorRef qdd,
                   StepWorkspace& ws);
+
+/// The common signature of the three steppers above.
+using FixedStepFunction = KktResult (*)(AccelerationFunction& f, State& state, double dt, ConstVectorRef qdd,
+                                        StepWorkspace& ws);
+
+/// The stepper of a fixed-step `integrator`. Throws std::invalid_argument for an adaptive one.
+FixedStepFunction fixedStepFunction(Integrator integrator);
 
 }  // namespace kktdae

@@ -4,6 +4,7 @@
 
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kktdae {
@@ -15,7 +16,7 @@ enum class KktStatus {
   NonFinite,       ///< NaN/Inf in the inputs (state, model output) or in the solution
 };
 
-const char* toString(KktStatus status);
+std::string_view toString(KktStatus status);
 
 struct KktResult {
   KktStatus status = KktStatus::Ok;

@@ -2,12 +2,16 @@
 /// @file
 /// The entry point that drives an integrator over a run and reports a Summary.
 
+#include <atomic>
 #include <functional>
+#include <limits>
+#include <optional>
 
 #include "kktdae/core/state.hpp"
 #include "kktdae/integrators/acceleration_function.hpp"
 #include "kktdae/integrators/adaptive_options.hpp"
 #include "kktdae/integrators/integrator.hpp"
+#include "kktdae/simulate/divergence.hpp"
 #include "kktdae/simulate/summary.hpp"
 #include "kktdae/stabilization/projection.hpp"
 
@@ -23,8 +27,12 @@ struct SimulationOptions {
   /// output grid (their own steps are chosen by the error test). Seed 000 uses 0.005.
   double dt = 0.005;
   /// Number of steps (output intervals for adaptive integrators) ≥ 0; the run ends at
-  /// t0 + steps·dt.
-  long steps = 1000;
+  /// t0 + steps·dt. Give this or end_time, not both; neither means 1000 steps.
+  std::optional<long> steps;
+  /// The time the run ends at (> t0), instead of steps (SUNDIALS' tout, Drake's AdvanceTo). The
+  /// grid is t0 + k·dt; an end time that is not on it shortens the last step (fixed-step) or the
+  /// last output interval (adaptive runs stop exactly there).
+  std::optional<double> end_time;
   /// Observe every k-th grid point (and always the first and last states); k ≥ 1.
   long observe_every = 1;
   /// Tolerances and limits of the SUNDIALS integrators; ignored by the fixed-step ones.
@@ -37,11 +45,25 @@ struct SimulationOptions {
   bool project_initial_state = false;
   Stabilization stabilization = Stabilization::none();
   KktOptions kkt;
-  /// u(t, q, q̇); empty means u = 0.
+  /// u(t, q, q̇); empty means u = 0. Only for models with inputs (nu() > 0).
   Controller controller;
+  /// When a finite state counts as a blow-up (divergence.hpp): the run then ends as Diverged.
+  DivergenceOptions divergence;
+  /// Count a ViolationAboveThreshold warning for every step's state with ‖φ‖∞ above this, in φ's
+  /// units (> 0; ∞, the default, counts none).
+  double warn_phi_inf = std::numeric_limits<double>::infinity();
+  /// Polled between steps (fixed-step) and output intervals (adaptive); once it reads true the
+  /// run ends as Interrupted, keeping what it observed. For signal handlers and other threads.
+  const std::atomic<bool>* interrupt = nullptr;
 
   /// Throws std::invalid_argument naming the bad field and value.
   void validate() const;
+  /// The number of grid intervals the run takes: *steps, ⌈(end_time − t0)/dt⌉ (the last one
+  /// shortened), or 1000. Throws std::invalid_argument as validate() does, and when the count
+  /// does not fit in a long.
+  long gridSteps(double t0) const;
+  /// The time of grid point k ∈ [0, gridSteps(t0)]: t0 + k·dt, the end time at the last point.
+  double gridTime(double t0, long k) const;
 };
 
 /// Integrates `system` from `initial` and calls `observer` at t0 and at every observe_every-th
@@ -52,9 +74,12 @@ struct SimulationOptions {
 /// ida_ggl first projects the initial state onto the manifold (reported in Summary::notes) and
 /// uses no Baumgarte terms (GGL holds φ and φ̇ itself).
 ///
-/// Never throws for numerical trouble: a failed KKT solve or a non-finite state ends the run with
-/// a failed status and a message naming what, at which step and time; everything observed
-/// before stays observed. Throws std::invalid_argument for invalid options or wrong sizes.
+/// Never throws for numerical trouble: a failed KKT solve, a non-finite or diverged state, or an
+/// exception from the model, controller or observer ends the run with a failed status and a
+/// message naming what, at which step and time; the Summary keeps its counters and everything
+/// observed before stays observed. Throws std::invalid_argument before the run for invalid options,
+/// wrong sizes and models that cannot run (nc() < 0, a controller for a model without inputs,
+/// inputs without inputMap(), a diagonal mass without massDiagonal()).
 Summary simulate(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
                  const Observer& observer = {});
 

@@ -4,6 +4,8 @@
 
 #include <limits>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "kktdae/integrators/integrator.hpp"
 #include "kktdae/kkt/kkt_options.hpp"
@@ -18,9 +20,32 @@ enum class RunStatus {
   SolverFailure,   ///< a SUNDIALS integrator failed (convergence, error test, too much work, …)
   InitFailure,     ///< the initial state could not be made consistent (IDA GGL's projection)
   ProjectionFailure,  ///< the projection after a step did not converge
+  Diverged,     ///< the state left any plausible scale (DivergenceOptions; the message names the rule)
+  ModelError,   ///< the model, the controller or the observer threw; the message carries its text
+  Interrupted,  ///< SimulationOptions::interrupt was set: stopped between steps, on request
 };
 
-const char* toString(RunStatus status);
+/// "success", "diverged", … (the names the apps write).
+std::string_view toString(RunStatus status);
+
+/// What a run counts as a warning: it goes on, but the user should know.
+enum class WarningKind {
+  ViolationAboveThreshold,  ///< ‖φ‖∞ passed SimulationOptions::warn_phi_inf at a step's state
+  RankDeficientSolve,       ///< KktOptions::rank_deficiency answered a singular/ill-conditioned solve
+  ProjectionStalled,        ///< a projection stopped at the round-off floor, not below its tolerance
+};
+
+/// "violation_above_threshold", "rank_deficient_solve", "projection_stalled".
+std::string_view toString(WarningKind kind);
+
+/// One kind of warning of a run: how often, and where it first happened (MuJoCo's mjWarningStat).
+struct RunWarning {
+  WarningKind kind = WarningKind::ViolationAboveThreshold;
+  long count = 0;
+  long first_step = -1;  ///< the step (fixed-step) or output interval (adaptive) of the first one
+  double first_time = std::numeric_limits<double>::quiet_NaN();  ///< its time [s]
+  std::string first_detail;  ///< what it was, in words ("|phi|_inf = 0.31 > 0.1")
+};
 
 struct Summary {
   RunStatus status = RunStatus::NotRun;
@@ -48,7 +73,8 @@ struct Summary {
   /// Where the library used something other than what was asked ("ida_ggl ignores Baumgarte"),
   /// and how far an initial projection moved the state. Empty when nothing to say.
   std::string notes;
-  double t_final = 0.0; ///< time of the last good (observed or reached) state
+  double t_final = 0.0; ///< time of the last good (observed or reached) state (the run's end time is
+                        ///< SimulationOptions::end_time or t0 + steps·dt; this is where it got)
   /// The step (fixed-step) or output interval (adaptive) that failed: 0 for the initial state,
   /// k ≥ 1 for the k-th; −1 if none failed.
   long failed_step = -1;
@@ -65,8 +91,12 @@ struct Summary {
   long rank_deficient_solves = 0;
   /// Lowest numerical rank of J M⁻¹ Jᵀ among those solves (MinimumNorm); −1 when none or unknown.
   int min_constraint_rank = -1;
+  /// Counted warnings, one entry per kind that occurred, in the order they first occurred.
+  std::vector<RunWarning> warnings;
 
   bool ok() const { return status == RunStatus::Success; }
+  /// How many warnings of `kind` the run counted (0 when none).
+  long warningCount(WarningKind kind) const;
   /// One line: status, steps, solves, time, violations, wall time (and the message on failure).
   std::string briefReport() const;
 };

@@ -45,7 +45,8 @@ class ConstrainedSystem {
   /// The default fills a diagonal matrix from massDiagonal() for diagonal models.
   virtual void massMatrix(ConstVectorRef q, MatrixRef M) const;
   /// diag(M(q)) for models whose massStructure() is diagonal. Sizes: q nq; d nq.
-  /// The default throws std::logic_error: a diagonal model must override it.
+  /// The default throws std::logic_error: a diagonal model must override it (simulate() reports
+  /// a missing override as std::invalid_argument before the run).
   virtual void massDiagonal(ConstVectorRef q, VectorRef d) const;
 
   /// h(q, q̇, t): Coriolis, centrifugal, gravity and other applied forces moved to the left side,
@@ -54,7 +55,8 @@ class ConstrainedSystem {
   virtual void bias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef h) const = 0;
 
   /// S(q, t), the input map, so that u enters as the generalized force Sᵀu. Sizes: S nu×nq.
-  /// The default (nu = 0) writes nothing.
+  /// The default writes nothing for nu = 0 and throws std::logic_error for nu > 0 (a model with
+  /// inputs must say where they act; simulate() reports it as std::invalid_argument up front).
   virtual void inputMap(ConstVectorRef q, double t, MatrixRef S) const;
 
   /// φ(q, t). Sizes: phi nc.
@@ -99,6 +101,9 @@ class ConstrainedSystem {
     return kineticEnergy(q, v) + potentialEnergy(q, t);
   }
 };
+
+/// Throws std::invalid_argument unless nq() ≥ 1, nc() ≥ 0 and nu() ≥ 0 (naming the model and the value).
+void checkDimensions(const ConstrainedSystem& system);
 
 /// Throws std::invalid_argument unless q and v have nq entries each.
 void checkStateSizes(const ConstrainedSystem& system, ConstVectorRef q, ConstVectorRef v);

@@ -1,0 +1,56 @@
+#pragma once
+/// @file
+/// Predicted against measured Baumgarte stability limits over models, integrators and steps:
+/// the table of docs/baumgarte.md §5, as one library call.
+
+#include <string>
+#include <vector>
+
+#include "kktdae/experiments/stability_bisection.hpp"
+#include "kktdae/experiments/trajectory_stability.hpp"
+#include "kktdae/parallel/sweep.hpp"
+
+namespace kktdae {
+
+/// One row to compute: a model started off its manifold, an integrator and a step.
+struct LimitComparisonCase {
+  std::string model;                          ///< a name for the table
+  const ConstrainedSystem* system = nullptr;  ///< must outlive the call; read from several threads
+  State start;                                ///< off the manifold (|φ(q0)| > 0)
+  Integrator integrator = Integrator::Rk4;    ///< fixed-step
+  double dt = 0.005;                          ///< [s]
+};
+
+struct LimitComparisonOptions {
+  double zeta = 1.0;       ///< damping ratio of every gain
+  double horizon = 20.0;   ///< every run's length [s]
+  long min_steps = 400;    ///< …but at least this many steps
+  double tolerance = 1e-3; ///< of both bisections [dt·ω]
+  /// The prediction's reference run: critically damped at this fraction of the closed-form limit
+  /// (the physical motion, held by a gain well inside every limit).
+  double reference_fraction = 0.5;
+  /// Also predict with J frozen, with γ dropped, and with the constraints decoupled (three more
+  /// bisections per row), to attribute the departure from the closed form.
+  bool variants = true;
+  SweepOptions parallel;   ///< rows run in parallel; each row is serial inside
+  void validate() const;
+};
+
+struct LimitComparisonRow {
+  std::string model;
+  Integrator integrator = Integrator::Rk4;
+  double dt = 0.0;
+  double closed_form = 0.0;          ///< baumgarteStabilityLimit(integrator, ζ)
+  TrajectoryLimit predicted;         ///< the normal block of the real step (NormalBlockVariant::Full)
+  TrajectoryLimit frozen_jacobian;   ///< J frozen within the step (when options.variants)
+  TrajectoryLimit no_gamma;          ///< γ dropped (when options.variants)
+  TrajectoryLimit decoupled;         ///< constraint-coupling blocks zeroed (when options.variants)
+  StabilityBisection measured;       ///< bisection on runs classified as runStabilityMap() does
+};
+
+/// Computes every case, rows in the order given, the same for any thread count. Throws
+/// std::invalid_argument for invalid options or cases.
+std::vector<LimitComparisonRow> compareStabilityLimits(const std::vector<LimitComparisonCase>& cases,
+                                                       const LimitComparisonOptions& options);
+
+}  // namespace kktdae

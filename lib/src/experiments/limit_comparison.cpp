@@ -1,0 +1,62 @@
+#include "kktdae/experiments/limit_comparison.hpp"
+
+#include "kktdae/core/checks.hpp"
+#include "kktdae/stabilization/error_dynamics.hpp"
+
+namespace kktdae {
+
+void LimitComparisonOptions::validate() const {
+  requireNonNegative("zeta", zeta);
+  requirePositive("horizon", horizon);
+  if (min_steps < 1) throwInvalid("min_steps", "must be >= 1, got " + std::to_string(min_steps));
+  requirePositive("tolerance", tolerance);
+  if (!(reference_fraction > 0.0 && reference_fraction < 1.0)) {
+    throwInvalid("reference_fraction", "must be in (0, 1), got " + formatDouble(reference_fraction));
+  }
+  parallel.validate();
+}
+
+std::vector<LimitComparisonRow> compareStabilityLimits(const std::vector<LimitComparisonCase>& cases,
+                                                       const LimitComparisonOptions& options) {
+  options.validate();
+  for (const LimitComparisonCase& c : cases) {
+    if (c.system == nullptr) throwInvalid("cases[].system", "null for model '" + c.model + "'");
+  }
+  auto row = [&](std::size_t index) {
+    const LimitComparisonCase& c = cases[index];
+    LimitComparisonRow r;
+    r.model = c.model;
+    r.integrator = c.integrator;
+    r.dt = c.dt;
+    r.closed_form = baumgarteStabilityLimit(c.integrator, options.zeta);
+    TrajectoryLimitOptions predict;
+    predict.integrator = c.integrator;
+    predict.dt = c.dt;
+    predict.zeta = options.zeta;
+    predict.horizon = options.horizon;
+    predict.min_steps = options.min_steps;
+    predict.tolerance = options.tolerance;
+    predict.reference_dt_omega = options.reference_fraction * r.closed_form;
+    r.predicted = predictStabilityLimit(*c.system, c.start, predict);
+    if (options.variants) {
+      predict.variant = NormalBlockVariant::FrozenJacobian;
+      r.frozen_jacobian = predictStabilityLimit(*c.system, c.start, predict);
+      predict.variant = NormalBlockVariant::NoGamma;
+      r.no_gamma = predictStabilityLimit(*c.system, c.start, predict);
+      predict.variant = NormalBlockVariant::Decoupled;
+      r.decoupled = predictStabilityLimit(*c.system, c.start, predict);
+    }
+    StabilityBisectionOptions measure;
+    measure.integrator = c.integrator;
+    measure.dt = c.dt;
+    measure.zeta = options.zeta;
+    measure.horizon = options.horizon;
+    measure.min_steps = options.min_steps;
+    measure.tolerance = options.tolerance;
+    r.measured = bisectStabilityLimit(*c.system, c.start, measure);
+    return r;
+  };
+  return sweep(cases.size(), row, options.parallel);
+}
+
+}  // namespace kktdae
