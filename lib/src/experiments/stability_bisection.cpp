@@ -52,11 +52,11 @@ StabilityBisection bisectStabilityLimit(const ConstrainedSystem& system, const S
   result.lower = lo;
   result.upper = hi;
   if (!stable(result.at_lower)) {
-    result.message = std::string("unstable (") + toString(result.at_lower) + ") already at dt*omega = " + formatDouble(lo);
+    result.message = std::string("unstable (") + std::string(toString(result.at_lower)) + ") already at dt*omega = " + formatDouble(lo);
     return result;
   }
   if (stable(result.at_upper)) {
-    result.message = std::string("still stable (") + toString(result.at_upper) + ") at dt*omega = " + formatDouble(hi);
+    result.message = std::string("still stable (") + std::string(toString(result.at_upper)) + ") at dt*omega = " + formatDouble(hi);
     return result;
   }
   std::tie(result.lower, result.upper) = detail::bisectBracket(lo, hi, options.tolerance, [&](double mid) {
