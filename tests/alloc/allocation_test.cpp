@@ -105,6 +105,16 @@ TEST_CASE("allocation: KKT solves allocate nothing after warm-up (both forms, di
   }
 }
 
+TEST_CASE("allocation: the Test Set models' KKT solves allocate nothing (dense q-dependent M, time-dependent phi)",
+          "[allocation][testset]") {
+  const AndrewsSqueezer andrews;
+  const CarAxis car;
+  for (KktForm form : {KktForm::Schur, KktForm::Block}) {
+    requireNoAllocationInSolves(andrews, form);
+    requireNoAllocationInSolves(car, form);
+  }
+}
+
 TEST_CASE("allocation: fixed-step steps allocate nothing after warm-up", "[allocation]") {
   const PendulumChain chain(PendulumChainParams::uniform(3));
   using Step = KktResult (*)(AccelerationFunction&, State&, double, ConstVectorRef, StepWorkspace&);

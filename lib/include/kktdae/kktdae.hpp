@@ -50,3 +50,6 @@
 #include "kktdae/models/mechanism_points.hpp"
 #include "kktdae/models/four_bar.hpp"
 #include "kktdae/models/slider_crank.hpp"
+#include "kktdae/models/reference_solution.hpp"
+#include "kktdae/models/andrews_squeezer.hpp"
+#include "kktdae/models/car_axis.hpp"
