@@ -5,7 +5,9 @@
 #include <exception>
 #include <stdexcept>
 
+#include "common/exit_codes.hpp"
 #include "common/output_files.hpp"
+#include "common/run_directory.hpp"
 #include "kktdae/experiments/test_set.hpp"
 #include "testset/testset_cli.hpp"
 #include "testset/testset_report.hpp"
@@ -15,11 +17,18 @@ namespace {
 using namespace kktdae;
 using namespace kktdae::apps;
 
+/// Every file either mode writes: a run of one mode never leaves the other's old files beside it.
+const std::vector<std::string> kTestSetFiles = {
+    "metrics.json", "timing.json", "ladder.csv", "ladder.json", "timing_ladder.csv", "work_precision.dat",
+    "timing_work_precision.dat", "published.dat", "work_precision.gp", "work_precision.png",
+    "timing_work_precision.gp", "timing_work_precision.png"};
+
 int runOne(const TestSetSetup& setup, const std::filesystem::path& out) {
+  RunDirectory dir = openRunDirectory("--out", out, "kktdae-testset", kTestSetFiles);
   const TestSetCase problem = makeTestSetCase(setup.problem);
   const TestSetRunResult result = runTestSet(problem, setup.run);
-  prepareOutputDirectory(out);
-  writeRunFiles(out, problem, result);
+  writeRunFiles(dir, problem, result);
+  dir.finish(result.reached_end ? RunOutcome::Complete : RunOutcome::Failed, result.summary.message);
   std::printf("kktdae-testset: %s\n%s\n", problem.title.c_str(), result.formulation.c_str());
   std::printf("%s\n", formatRunLine(result).c_str());
   if (!result.reached_end) std::printf("run failed: %s\n", result.summary.message.c_str());
@@ -29,17 +38,18 @@ int runOne(const TestSetSetup& setup, const std::filesystem::path& out) {
 }
 
 int runLadder(const TestSetSetup& setup, const std::filesystem::path& out) {
+  RunDirectory dir = openRunDirectory("--out", out, "kktdae-testset", kTestSetFiles);
   const TestSetCase problem = makeTestSetCase(setup.problem);
-  prepareOutputDirectory(out);
   std::printf("kktdae-testset: %s; ladder of every integrator (fixed-step: %s, at most %ld steps)\n",
               problem.title.c_str(), setup.ladder_options.fixed_stabilization.describe().c_str(),
               setup.ladder_options.max_steps);
   std::fflush(stdout);  // the ladder takes a while: say what is running first
   const std::vector<TestSetLadderRow> rows = runTestSetLadder(problem, setup.ladder_options);
   std::fputs(formatLadderTable(rows).c_str(), stdout);
-  for (const std::string& line : writeLadderFiles(out, problem, setup.ladder_options, rows)) {
+  for (const std::string& line : writeLadderFiles(dir, problem, setup.ladder_options, rows)) {
     std::printf("%s\n", line.c_str());
   }
+  dir.finish(RunOutcome::Complete);
   std::printf("table: %s\n", (out / "ladder.csv").c_str());
   return 0;  // failed rungs are rows of the table: the ladder itself succeeded
 }
@@ -57,18 +67,21 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
     setup = finishTestSetFlags(flags, app);
   } catch (const CLI::ParseError& error) {
-    return app.exit(error);
+    return usageExit(app, error);
   } catch (const std::invalid_argument& error) {
     std::fprintf(stderr, "kktdae-testset: error: %s\n", error.what());
     return 2;
   }
   try {
     return setup.ladder ? runLadder(setup, flags.out) : runOne(setup, flags.out);
+  } catch (const CLI::ParseError& error) {  // an --out that cannot be used
+    std::fprintf(stderr, "kktdae-testset: error: %s\n", error.what());
+    return kExitUsage;
   } catch (const std::invalid_argument& error) {  // the integrator refuses the problem
     std::fprintf(stderr, "kktdae-testset: error: %s\n", error.what());
     return 2;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "kktdae-testset: error: %s\n", error.what());
-    return 3;
+    return kExitFailed;
   }
 }

@@ -88,7 +88,7 @@ std::string formatRunLine(const TestSetRunResult& r) {
   return line;
 }
 
-void writeRunFiles(const std::filesystem::path& out, const TestSetCase& problem, const TestSetRunResult& r) {
+void writeRunFiles(RunDirectory& out, const TestSetCase& problem, const TestSetRunResult& r) {
   const ReferenceSolution& ref = problem.reference;
   nlohmann::json m;
   m["problem"] = std::string(toString(problem.problem));
@@ -130,11 +130,11 @@ void writeRunFiles(const std::filesystem::path& out, const TestSetCase& problem,
   m["counters"] = countersJson(r.summary);
   m["max_phi_inf"] = numberOrNull(r.summary.max_phi_inf);
   m["final_phi_inf"] = numberOrNull(r.summary.final_phi_inf);
-  writeJson(out / "metrics.json", m);
+  writeJson(out, "metrics.json", m);
 
   nlohmann::json timing;
   timing["wall_seconds"] = r.summary.wall_seconds;
-  writeJson(out / "timing.json", timing);
+  writeJson(out, "timing.json", timing);
 }
 
 std::string formatLadderTable(const std::vector<TestSetLadderRow>& rows) {
@@ -247,12 +247,12 @@ std::string publishedCommand(bool with_counts, const std::vector<PublishedResult
 
 }  // namespace
 
-std::vector<std::string> writeLadderFiles(const std::filesystem::path& out, const TestSetCase& problem,
+std::vector<std::string> writeLadderFiles(RunDirectory& out, const TestSetCase& problem,
                                           const TestSetLadderOptions& options,
                                           const std::vector<TestSetLadderRow>& rows) {
   std::string csv = kCsvHeader;
   for (const TestSetLadderRow& row : rows) csv += csvRow(row);
-  writeFileAtomically(out / "ladder.csv", csv);
+  out.write("ladder.csv", csv);
 
   std::string timing_csv = "integrator,rtol,dt,status,scd,wall_seconds\n";
   for (const TestSetLadderRow& row : rows) {
@@ -262,7 +262,7 @@ std::vector<std::string> writeLadderFiles(const std::filesystem::path& out, cons
                   csvNumber(row.result.reached_end, row.result.scd) + "," +
                   csvNumber(row.refusal.empty(), row.wall_seconds) + "\n";
   }
-  writeFileAtomically(out / "timing_ladder.csv", timing_csv);
+  out.write("timing_ladder.csv", timing_csv);
 
   const ReferenceSolution& ref = problem.reference;
   nlohmann::json doc;
@@ -304,7 +304,7 @@ std::vector<std::string> writeLadderFiles(const std::filesystem::path& out, cons
     published_dat += shortest(p.tolerance) + " " + shortest(p.scd) + " " + std::to_string(p.evaluations) + " " + p.solver + "\n";
   }
   doc["published"] = published;
-  writeJson(out / "ladder.json", doc);
+  writeJson(out, "ladder.json", doc);
 
   nlohmann::json timing;
   nlohmann::json timing_rows = nlohmann::json::array();
@@ -312,7 +312,7 @@ std::vector<std::string> writeLadderFiles(const std::filesystem::path& out, cons
   timing["wall_seconds_per_row"] = timing_rows;
   timing["timing_repeats"] = options.timing_repeats;
   timing["note"] = "median wall time of each row of ladder.csv, in its order, on the machine that wrote this file";
-  writeJson(out / "timing.json", timing);
+  writeJson(out, "timing.json", timing);
 
   std::vector<std::string> lines;
   std::vector<Curve> curves, timing_curves;
@@ -325,16 +325,11 @@ std::vector<std::string> writeLadderFiles(const std::filesystem::path& out, cons
     return shortest(row.wall_seconds * 1000.0) + " " + shortest(row.result.scd);
   });
   if (curves.empty()) {
-    std::error_code ignored;
-    for (const char* stale : {"work_precision.png", "work_precision.gp", "timing_work_precision.png",
-                              "timing_work_precision.gp"}) {
-      std::filesystem::remove(out / stale, ignored);
-    }
     return {"plots not drawn: no run reached t_end"};
   }
-  writeFileAtomically(out / "work_precision.dat", data);
-  writeFileAtomically(out / "timing_work_precision.dat", timing_data);
-  writeFileAtomically(out / "published.dat", published_dat);
+  out.write("work_precision.dat", data);
+  out.write("timing_work_precision.dat", timing_data);
+  out.write("published.dat", published_dat);
   const bool has_published = !ref.published.empty();
   bool any_adaptive = false;
   for (const Curve& c : curves) any_adaptive = any_adaptive || isAdaptive(c.integrator);
@@ -363,7 +358,7 @@ std::vector<std::string> writeLadderFiles(const std::filesystem::path& out, cons
   }
   script += "unset multiplot\n";
   const PlotOutcome plot = renderPlot(out, "work_precision.gp", "work_precision.png", script);
-  lines.push_back((plot.rendered ? "plot: " : "plot not rendered: ") + plot.note);
+  lines.push_back(plot.line());
 
   const std::string timing_script =
       "if (!exists(\"outfile\")) outfile = 'timing_work_precision.png'\n" + common +
@@ -373,7 +368,7 @@ std::vector<std::string> writeLadderFiles(const std::filesystem::path& out, cons
       curveCommands("timing_work_precision.dat", timing_curves, "1:2", false) + "\n";
   const PlotOutcome timing_plot =
       renderPlot(out, "timing_work_precision.gp", "timing_work_precision.png", timing_script);
-  lines.push_back((timing_plot.rendered ? "plot: " : "plot not rendered: ") + timing_plot.note);
+  lines.push_back(timing_plot.line());
   return lines;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/run_directory.hpp"
 #include "kktdae/experiments/test_set.hpp"
 
 namespace kktdae::apps {
@@ -15,14 +16,14 @@ namespace kktdae::apps {
 std::string formatRunLine(const TestSetRunResult& result);
 
 /// metrics.json (deterministic) and timing.json (wall time) of one run.
-void writeRunFiles(const std::filesystem::path& out, const TestSetCase& problem, const TestSetRunResult& result);
+void writeRunFiles(RunDirectory& out, const TestSetCase& problem, const TestSetRunResult& result);
 
 /// The ladder's table, one row per rung.
 std::string formatLadderTable(const std::vector<TestSetLadderRow>& rows);
 
 /// ladder.csv, ladder.json, timing_ladder.csv, timing.json and both plots; returns the lines to
 /// print about the plots.
-std::vector<std::string> writeLadderFiles(const std::filesystem::path& out, const TestSetCase& problem,
+std::vector<std::string> writeLadderFiles(RunDirectory& out, const TestSetCase& problem,
                                           const TestSetLadderOptions& options,
                                           const std::vector<TestSetLadderRow>& rows);
 
