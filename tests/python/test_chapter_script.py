@@ -27,7 +27,8 @@ def table(output):
     """The lines from 'integrated …' through the verdict: the chapter's table."""
     lines = output.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("integrated "))
-    end = next(i for i, line in enumerate(lines) if line.startswith("metrics: "))
+    # The app prints the table last (its file list comes first); the script names its metrics file after it.
+    end = next((i for i in range(start, len(lines)) if lines[i].startswith("metrics: ")), len(lines))
     return lines[start:end]
 
 

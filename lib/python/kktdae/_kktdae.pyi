@@ -35,6 +35,7 @@ class Integrator(_Enum):
     CVODE_ADAMS: Integrator
     IDA_INDEX1: Integrator
     IDA_GGL: Integrator
+    RATTLE: Integrator
     convergence_order: int
     is_adaptive: bool
 
@@ -387,6 +388,21 @@ class RunStatus(_Enum):
     SOLVER_FAILURE: RunStatus
     INIT_FAILURE: RunStatus
     PROJECTION_FAILURE: RunStatus
+    DIVERGED: RunStatus
+    MODEL_ERROR: RunStatus
+    INTERRUPTED: RunStatus
+
+class WarningKind(_Enum):
+    VIOLATION_ABOVE_THRESHOLD: WarningKind
+    RANK_DEFICIENT_SOLVE: WarningKind
+    PROJECTION_STALLED: WarningKind
+
+class RunWarning:
+    kind: WarningKind
+    count: int
+    first_step: int
+    first_time: float
+    first_detail: str
 
 class Summary:
     status: RunStatus
@@ -419,6 +435,8 @@ class Summary:
     min_rcond: float
     rank_deficient_solves: int
     min_constraint_rank: int
+    warnings: List[RunWarning]
+    def warning_count(self, kind: WarningKind) -> int: ...
     ok: bool
     def brief_report(self) -> str: ...
     def __bool__(self) -> bool: ...
@@ -426,7 +444,9 @@ class Summary:
 class SimulationOptions:
     integrator: Integrator
     dt: float
-    steps: int
+    steps: Optional[int]
+    end_time: Optional[float]
+    warn_phi_inf: float
     observe_every: int
     adaptive: AdaptiveOptions
     projection: ProjectionOptions

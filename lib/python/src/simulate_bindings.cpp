@@ -99,6 +99,19 @@ void bindSummary(py::module_& m) {
   py::enum_<RunStatus> status(m, "RunStatus", "How a run ended; only SUCCESS is a success.");
   addNamedValues(status, valuesUntilUnknown<RunStatus>());
 
+  py::enum_<WarningKind> warning_kind(m, "WarningKind", "What a run counts as a warning (it goes on).");
+  addNamedValues(warning_kind, valuesUntilUnknown<WarningKind>());
+  py::class_<RunWarning>(m, "RunWarning", "One kind of warning of a run: how often, and where it first happened.")
+      .def_readonly("kind", &RunWarning::kind)
+      .def_readonly("count", &RunWarning::count)
+      .def_readonly("first_step", &RunWarning::first_step)
+      .def_readonly("first_time", &RunWarning::first_time, "[s]")
+      .def_readonly("first_detail", &RunWarning::first_detail)
+      .def("__repr__", [](const RunWarning& w) {
+        return "<RunWarning " + std::string(toString(w.kind)) + " x" + std::to_string(w.count) + ", first at step " +
+               std::to_string(w.first_step) + ">";
+      });
+
   py::class_<Summary> summary(m, "Summary", "What a run reports: status, message, counters, violations, wall time.");
   summary.def(py::init<>())
       .def_readonly("status", &Summary::status, "RunStatus")
@@ -131,6 +144,8 @@ void bindSummary(py::module_& m) {
       .def_readonly("min_rcond", &Summary::min_rcond, "Worst KKT condition estimate seen.")
       .def_readonly("rank_deficient_solves", &Summary::rank_deficient_solves, "Counted rank-deficiency warnings.")
       .def_readonly("min_constraint_rank", &Summary::min_constraint_rank)
+      .def_readonly("warnings", &Summary::warnings, "Counted warnings, one RunWarning per kind that occurred.")
+      .def("warning_count", &Summary::warningCount, py::arg("kind"), "How many warnings of `kind` the run counted.")
       .def_property_readonly("ok", &Summary::ok, "status == RunStatus.SUCCESS")
       .def("brief_report", &Summary::briefReport, "One line: status, steps, solves, violations, wall time.")
       .def("__bool__", &Summary::ok, "True when the run succeeded.")
@@ -144,7 +159,12 @@ void bindOptions(py::module_& m) {
   defKeywordInit(options);
   options.def_readwrite("integrator", &SimulationOptions::integrator, "Integrator (or its name).")
       .def_readwrite("dt", &SimulationOptions::dt, "Fixed step [s] > 0, or the adaptive integrators' output spacing.")
-      .def_readwrite("steps", &SimulationOptions::steps, "Number of steps (output intervals for adaptive ones).")
+      .def_readwrite("steps", &SimulationOptions::steps,
+                     "Number of steps (output intervals for adaptive ones), or None; give this or end_time.")
+      .def_readwrite("end_time", &SimulationOptions::end_time,
+                     "The time the run ends at, instead of steps (None: use steps); off-grid shortens the last step.")
+      .def_readwrite("warn_phi_inf", &SimulationOptions::warn_phi_inf,
+                     "Count a warning for every state with ‖φ‖∞ above this (inf: none).")
       .def_readwrite("observe_every", &SimulationOptions::observe_every,
                      "Observe (and record) every k-th grid point, plus the first and last states.")
       .def_readwrite("adaptive", &SimulationOptions::adaptive, "AdaptiveOptions of the SUNDIALS integrators.")

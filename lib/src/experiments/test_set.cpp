@@ -93,7 +93,8 @@ TestSetRunResult runTestSet(const TestSetCase& problem, const TestSetRunOptions&
   } else {
     sim.dt = (ref.t_end - problem.start.state.t) / static_cast<double>(options.fixed_steps);
     sim.steps = options.fixed_steps;
-    sim.stabilization = options.stabilization;
+    // RATTLE holds φ = 0 and J q̇ = 0 itself and refuses a projection after its steps.
+    sim.stabilization = options.integrator == Integrator::Rattle ? Stabilization::none() : options.stabilization;
     // Only the end state is scored; observing every step would cost a callback per step.
     sim.observe_every = options.fixed_steps;
   }
@@ -176,7 +177,8 @@ std::vector<TestSetLadderRow> runTestSetLadder(const TestSetCase& problem, const
           row.result.atol = rung.atol;
           row.result.dt = isAdaptive(integrator) ? 0.0 : problem.reference.t_end / static_cast<double>(rung.fixed_steps);
           row.result.formulation =
-              describeFormulation(integrator, isAdaptive(integrator) ? Stabilization::none() : rung.stabilization);
+              describeFormulation(integrator, isAdaptive(integrator) || integrator == Integrator::Rattle ? Stabilization::none()
+                                                                                                : rung.stabilization);
           row.result.summary.integrator = integrator;
           row.refusal = error.what();
           break;
