@@ -29,13 +29,31 @@ esac
 jobs=${KKTDAE_BENCH_JOBS:-2}
 if [[ -n ${KKTDAE_BENCH_BUILD_DIR:-} ]]; then
   build=$KKTDAE_BENCH_BUILD_DIR
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DKKTDAE_BUILD_TESTS=OFF -DKKTDAE_BUILD_BENCHMARKS=ON >/dev/null
-  cmake --build "$build" -j "$jobs" --target kktdae-bench kktdae-bench-accuracy
+  configure=(cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DKKTDAE_BUILD_TESTS=OFF -DKKTDAE_BUILD_BENCHMARKS=ON)
 else
   build=build/release
-  cmake --preset release -DKKTDAE_BUILD_BENCHMARKS=ON >/dev/null
-  cmake --build --preset release -j "$jobs" --target kktdae-bench kktdae-bench-accuracy
+  configure=(cmake --preset release -DKKTDAE_BUILD_BENCHMARKS=ON)
 fi
+configure_log=$("${configure[@]}")
+# The MuJoCo peer (the comparison rows and the accuracy program) is optional, but a machine with
+# libmujoco-dev installed must build it: a configure that silently lost it (issue 17: Debian's
+# mujocoConfig.cmake needs OpenGL's headers) would drop the comparison without anyone noticing.
+if grep -q "with the MuJoCo comparison" <<<"$configure_log"; then
+  targets=(kktdae-bench kktdae-bench-accuracy)
+else
+  if dpkg-query -W -f='${Status}' libmujoco-dev 2>/dev/null | grep -q "install ok installed"; then
+    echo "bench: libmujoco-dev is installed but the configure did not find MuJoCo:" >&2
+    grep -i mujoco <<<"$configure_log" >&2 || true
+    exit 1
+  fi
+  if [[ $mode == full ]]; then
+    echo "bench: the full suite compares against MuJoCo: install libmujoco-dev (scripts/deps.sh)" >&2
+    exit 1
+  fi
+  echo "bench: MuJoCo is not installed: building without the MuJoCo comparison"
+  targets=(kktdae-bench)
+fi
+cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 bench=$build/apps/bench/kktdae-bench
 accuracy=$build/apps/bench/kktdae-bench-accuracy
 
@@ -48,8 +66,17 @@ if [[ $mode == smoke ]]; then
     echo "bench smoke: a benchmark stopped with an error (above)" >&2
     exit 1
   fi
-  "$accuracy" --links 10 >/dev/null
-  echo "bench smoke: every benchmark and the accuracy program ran"
+  if [[ ${targets[*]} == *kktdae-bench-accuracy* ]]; then
+    mujoco_rows=$(grep -c '^mujoco_step/' "$log" || true)
+    if ((mujoco_rows == 0)); then
+      echo "bench smoke: the MuJoCo peer was built but no mujoco_step row ran" >&2
+      exit 1
+    fi
+    "$accuracy" --links 10 >/dev/null
+    echo "bench smoke: every benchmark ($mujoco_rows MuJoCo rows) and the accuracy program ran"
+  else
+    echo "bench smoke: every benchmark ran (no MuJoCo peer on this machine)"
+  fi
   exit 0
 fi
 

@@ -1,16 +1,35 @@
 #!/usr/bin/env bash
 # Makes sure the Debian 12 packages kktdae builds against are installed. As root it installs what
-# is missing with apt-get; otherwise it prints the exact apt-get line and fails.
+# is missing with apt-get; otherwise it prints the exact apt-get line (in its sudo and su forms)
+# and fails.
 # Usage: scripts/deps.sh   (sourced or run by scripts/demo.sh and scripts/test.sh)
 set -euo pipefail
 
+# One package per line, grouped by what needs it, so that additions merge without conflicts.
 packages=(
-  cmake g++ make
-  libeigen3-dev libsundials-dev libsuitesparse-dev
-  catch2 libspdlog-dev libcli11-dev nlohmann-json3-dev
+  # build tools
+  cmake
+  g++
+  make
+  # the library
+  libeigen3-dev
+  libsundials-dev
+  libsuitesparse-dev
+  libspdlog-dev
+  # tests and apps
+  catch2
+  libcli11-dev
+  nlohmann-json3-dev
   gnuplot-nox
-  libbenchmark-dev libmujoco-dev
+  # benchmarks and the MuJoCo peer: Debian's mujocoConfig.cmake calls find_dependency(OpenGL),
+  # which needs the GL headers that --no-install-recommends leaves out
+  libbenchmark-dev
+  libmujoco-dev
+  libgl-dev
+  libopengl-dev
+  # the Python bindings (lib/python, tests/python)
   python3-dev python3-venv python3-numpy python3-pytest python3-matplotlib pybind11-dev
+  # kktdae-sweep across MPI ranks
   libopenmpi-dev openmpi-bin
 )
 
@@ -23,8 +42,10 @@ done
 
 line="apt-get install -y --no-install-recommends ${missing[*]}"
 if [[ $(id -u) -ne 0 ]]; then
+  # Minimal Debian installs (and any install given a root password) have no sudo: say both forms.
   echo "kktdae needs these Debian packages. Install them as root, then run this again:" >&2
-  echo "  sudo apt-get update && sudo $line" >&2
+  echo "  with sudo:  sudo apt-get update && sudo $line" >&2
+  echo "  without:    su -c 'apt-get update && $line'" >&2
   exit 1
 fi
 echo "Installing missing packages: ${missing[*]}"

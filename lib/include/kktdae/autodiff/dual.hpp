@@ -22,6 +22,8 @@
 #include <ostream>
 #include <type_traits>
 
+#include "kktdae/core/eigen_abi.hpp"
+
 namespace kktdae {
 
 /// A dual number value + derivative·ε (ε² = 0) over the scalar T (double, or a Dual for nested

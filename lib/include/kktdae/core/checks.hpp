@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "kktdae/core/eigen_abi.hpp"
+
 namespace kktdae {
 
 /// Throws std::invalid_argument("<what>: <detail>").

@@ -4,6 +4,8 @@
 
 #include <Eigen/Core>
 
+#include "kktdae/core/eigen_abi.hpp"
+
 namespace kktdae {
 
 using Vector = Eigen::VectorXd;

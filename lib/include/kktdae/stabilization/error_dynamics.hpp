@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 
+#include "kktdae/core/eigen_abi.hpp"
 #include "kktdae/integrators/integrator.hpp"
 
 namespace kktdae {
