@@ -15,6 +15,7 @@
 #include "common/memory_budget.hpp"
 #include "common/number_format.hpp"
 #include "common/run_directory.hpp"
+#include "common/run_warnings.hpp"
 #include "kktdae/kktdae.hpp"
 
 namespace {
@@ -192,6 +193,7 @@ int run(const CircleFlags& flags) {
   }
   std::fflush(stdout);  // keep the failure line after the report when both go to one pipe
   if (!summary.ok()) std::fprintf(stderr, "kktdae-circle: run failed: %s\n", summary.message.c_str());
+  if (const std::string warnings = describeWarnings(summary); !warnings.empty()) std::printf("%s\n", warnings.c_str());
 
   if (!dir) return exitCodeFor(run_outcome);
   nlohmann::json metrics;

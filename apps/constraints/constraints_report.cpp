@@ -1,5 +1,7 @@
 #include "constraints/constraints_report.hpp"
 
+#include "common/run_warnings.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -150,6 +152,8 @@ std::string formatTable(const ConstraintsRun& run, const std::vector<ChainModeRe
   // Where the library used something other than what was asked (ida_ggl drops Baumgarte).
   for (const ChainModeResult& r : results) {
     if (!r.summary.notes.empty()) text += "notes (" + r.name + "): " + r.summary.notes + "\n";
+    const std::string warnings = describeWarnings(r.summary);
+    if (!warnings.empty()) text += warnings + " (" + r.name + ")\n";
   }
   return text;
 }
