@@ -44,7 +44,8 @@ int run(const CompareSetup& setup, const std::filesystem::path& out) {
   }
   RunDirectory dir = openRunDirectory("--out", out, "kktdae-compare", compareFiles());
 
-  const WorkPrecisionOptions& options = setup.options;
+  WorkPrecisionOptions options = setup.options;
+  options.interrupt = interruptFlag();  // a signal stops the run under way at its next step
   std::printf("kktdae-compare: %s; T = %s s, %s, %s KKT form; %zu runs x %d timing repeats\n", title.c_str(),
               pythonRepr(options.horizon).c_str(),
               options.stabilization.kind == Stabilization::Kind::None ? "no stabilization" : options.stabilization.describe().c_str(),
@@ -59,6 +60,10 @@ int run(const CompareSetup& setup, const std::filesystem::path& out) {
   } catch (const std::invalid_argument& error) {
     // Measured: at rtol 1e-12 (atol 1e-14) ida_ggl can fail its first step on chains of three
     // or more links (IDA_CONV_FAIL at t = 0); 1e-11 starts (docs/integrators.md).
+    if (interrupted()) {  // the reference run was the one stopped
+      dir.finish(RunOutcome::Interrupted, "interrupted by a signal during the reference run");
+      return interruptExitCode();
+    }
     std::fprintf(stderr, "kktdae-compare: error: %s\n", error.what());
     if (options.reference_rtol < 1e-11) std::fprintf(stderr, "kktdae-compare: hint: try --reference-rtol 1e-11\n");
     dir.finish(RunOutcome::Failed, error.what());

@@ -42,6 +42,7 @@ SimulationOptions optionsFor(const WorkPrecisionCase& setting, const WorkPrecisi
   run.integrator = setting.integrator;
   run.stabilization = options.stabilization;
   run.kkt = options.kkt;
+  run.interrupt = options.interrupt;
   if (isAdaptive(setting.integrator)) {
     run.dt = options.output_dt;
     run.steps = stepsFor(options.horizon, options.output_dt, "output_dt");

@@ -2,6 +2,7 @@
 /// @file
 /// Work–precision comparison of integrators: error at a horizon against the work it cost.
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,9 @@ struct WorkPrecisionOptions {
   /// any count; the wall times are measured while the other threads' runs share the cores and
   /// memory bandwidth, hence the serial default: raise it when the work axis is the counters.
   SweepOptions parallel{1};
+  /// Forwarded to every run (SimulationOptions::interrupt): once set, each run still to come ends
+  /// Interrupted at its first step, and so does a reference run, which then throws as failed.
+  const std::atomic<bool>* interrupt = nullptr;
   void validate() const;
 };
 
