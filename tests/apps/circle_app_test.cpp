@@ -48,7 +48,7 @@ TEST_CASE("circle app: the lesson's run reports its starting error and the decay
   CHECK(std::filesystem::exists(dir / "timing.json"));
 }
 
-TEST_CASE("circle app: two runs are byte-identical; Schur and block agree", "[apps][smoke]") {
+TEST_CASE("circle app: two runs are byte-identical, Schur and block agree", "[apps][smoke]") {
   const auto a = freshOutputDir("circle_a"), b = freshOutputDir("circle_b"), c = freshOutputDir("circle_schur");
   REQUIRE(runApp(kApp, "--out '" + a.string() + "'").exit_code == 0);
   REQUIRE(runApp(kApp, "--out '" + b.string() + "'").exit_code == 0);

@@ -161,7 +161,7 @@ TEST_CASE("constraints app: --seed takes numpy's whole range, 0 to 2^64 - 1, exa
   CHECK_THAT(readFile(dir / "metrics.json"), Contains("\"seed\": 18446744073709551615,"));
 }
 
-TEST_CASE("constraints app: --no-rerun writes metrics, timing and the manifest only; the default run adds the recording",
+TEST_CASE("constraints app: --no-rerun writes metrics, timing and the manifest only, the default run adds the recording",
           "[apps][files]") {
   const auto quiet = freshOutputDir("files_no_rerun");
   REQUIRE(runApp(kApp, "--steps 50 --no-rerun --out '" + quiet.string() + "'").exit_code == 0);

@@ -34,7 +34,7 @@ std::filesystem::path writeBytes(const std::string& name, const std::string& byt
 
 }  // namespace
 
-TEST_CASE("png check: a whole PNG passes; empty, truncated, foreign and padded files do not", "[apps][png]") {
+TEST_CASE("png check: a whole PNG passes, empty, truncated, foreign and padded files do not", "[apps][png]") {
   const std::string png = minimalPng();
   CHECK(pngDefect(writeBytes("whole", png)).empty());
   CHECK(pngDefect(writeBytes("empty", "")) == "empty (0 bytes)");

@@ -159,7 +159,7 @@ TEST_CASE("rattle: the energy error scales as dt^2 (halving dt divides it by abo
   }
 }
 
-TEST_CASE("rattle: the step map preserves the area of nearby states on the manifold; rk4 + projection does not",
+TEST_CASE("rattle: the step map preserves the area of nearby states on the manifold, rk4 + projection does not",
           "[integrators][rattle][symplectic]") {
   // 200 steps at dt 0.05 (10 s, several swings) from (θ, θ̇) = (−0.4, 1.5) on the unit pendulum.
   const double rattle_factor = stepMapAreaFactor(Integrator::Rattle, 0.05, 200);

@@ -54,7 +54,7 @@ double crankAngle(ConstVectorRef q, double near) {
 
 }  // namespace
 
-TEST_CASE("singular: at the flat configuration J M⁻¹ Jᵀ is singular; the policy answers and says so",
+TEST_CASE("singular: at the flat configuration J M⁻¹ Jᵀ is singular, the policy answers and says so",
           "[kkt][singular]") {
   const ParticleSystem linkage = flatParallelogram();
   const double omega = 1.3 * 2.0 * std::sqrt(kGravity / kCrank);  // enough to revolve

@@ -136,7 +136,7 @@ TEST_CASE("simulate: two identical runs are bitwise identical", "[simulate][dete
   }
 }
 
-TEST_CASE("simulate: observer sees t0, every k-th step and the last; counters add up", "[simulate]") {
+TEST_CASE("simulate: observer sees t0, every k-th step and the last, counters add up", "[simulate]") {
   const CircleMass circle;
   SimulationOptions options;
   options.integrator = Integrator::Rk4;
