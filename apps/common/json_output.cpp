@@ -12,6 +12,10 @@ nlohmann::json metricNumber(double value) {
   return roundDecimals(value, 12);
 }
 
+nlohmann::json exactNumberOrNull(double value) {
+  return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
+}
+
 void writeJson(const std::filesystem::path& path, const nlohmann::json& document) {
   // nlohmann's objects are std::maps (sorted keys) and its doubles print as shortest round-trip
   // text, which is what Python's json module prints too.

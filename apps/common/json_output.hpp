@@ -13,6 +13,10 @@ namespace kktdae::apps {
 /// since JSON has no NaN (seed 000's Python wrote a bare NaN, which strict parsers reject).
 nlohmann::json metricNumber(double value);
 
+/// A number with every digit kept (errors reach 1e-13, where rounding to 12 decimals would leave
+/// nothing), or null when not finite.
+nlohmann::json exactNumberOrNull(double value);
+
 /// Writes `document` with two-space indentation, keys sorted, and a trailing newline, atomically.
 void writeJson(const std::filesystem::path& path, const nlohmann::json& document);
 

@@ -59,4 +59,13 @@ double roundDecimals(double value, int decimals) {
   return std::strtod(buffer, nullptr);
 }
 
+std::string csvQuoted(const std::string& text) {
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
 }  // namespace kktdae::apps

@@ -21,4 +21,8 @@ std::string shortest(double value);
 /// status column says why a value is missing.
 std::string csvNumber(double value);
 
+/// A CSV text field, always quoted, inner quotes doubled (RFC 4180), so free text such as a
+/// run's message never splits a row.
+std::string csvQuoted(const std::string& text);
+
 }  // namespace kktdae::apps

@@ -34,18 +34,6 @@ std::string scientific(double value, int width) {
   return text;
 }
 
-/// JSON has no NaN; unlike metricNumber this keeps every digit, since errors reach 1e-13 and
-/// rounding to 12 decimals would leave one significant digit or none.
-nlohmann::json numberOrNull(double value) {
-  return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
-}
-
-std::string csvQuote(const std::string& text) {
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
-
 /// compare.csv's columns, in order; the plot script finds its columns by name here, so the two
 /// cannot drift apart.
 const std::vector<std::string> kCsvColumns = {
@@ -173,8 +161,8 @@ void writeCsv(RunDirectory& dir, const CompareRun& run) {
         std::to_string(s.error_test_failures),
         std::to_string(s.convergence_failures),
         statusText(s),
-        csvQuote(s.notes),
-        csvQuote(s.message)};
+        csvQuoted(s.notes),
+        csvQuoted(s.message)};
     csv += csvRow(fields);
   }
   dir.write("compare.csv", csv);
@@ -236,11 +224,11 @@ void writeCompareJson(RunDirectory& dir, const CompareRun& run) {
   reference["atol"] = options.atol_ratio * options.reference_rtol;
   reference["steps"] = report.reference_summary.steps;
   reference["residual_evaluations"] = report.reference_summary.rhs_evaluations;
-  reference["max_phi_inf"] = numberOrNull(report.reference_summary.max_phi_inf);
+  reference["max_phi_inf"] = exactNumberOrNull(report.reference_summary.max_phi_inf);
   reference["state_at_T"] = std::vector<double>(report.reference.data(), report.reference.data() + report.reference.size());
   reference["rk4_dts"] = {options.reference_rk4_dt, options.reference_rk4_dt / 2};
-  reference["cross_check"] = numberOrNull(report.reference_cross_check);
-  reference["richardson_estimate"] = numberOrNull(report.richardson_estimate);
+  reference["cross_check"] = exactNumberOrNull(report.reference_cross_check);
+  reference["richardson_estimate"] = exactNumberOrNull(report.richardson_estimate);
   if (!report.reference_summary.notes.empty()) reference["notes"] = report.reference_summary.notes;
   doc["reference"] = reference;
 
@@ -254,11 +242,11 @@ void writeCompareJson(RunDirectory& dir, const CompareRun& run) {
     row["dt"] = adaptive ? nlohmann::json(nullptr) : nlohmann::json(r.setting.dt);
     row["rtol"] = adaptive ? nlohmann::json(r.setting.rtol) : nlohmann::json(nullptr);
     row["atol"] = adaptive ? nlohmann::json(atolOf(run, r.setting)) : nlohmann::json(nullptr);
-    row["error_at_T"] = numberOrNull(r.error);
-    row["max_phi_inf"] = numberOrNull(r.max_phi_inf);
-    row["max_phi_dot_inf"] = numberOrNull(s.max_phi_dot_inf);
-    row["final_phi_inf"] = numberOrNull(s.final_phi_inf);
-    row["energy_drift"] = numberOrNull(r.energy_drift);
+    row["error_at_T"] = exactNumberOrNull(r.error);
+    row["max_phi_inf"] = exactNumberOrNull(r.max_phi_inf);
+    row["max_phi_dot_inf"] = exactNumberOrNull(s.max_phi_dot_inf);
+    row["final_phi_inf"] = exactNumberOrNull(s.final_phi_inf);
+    row["energy_drift"] = exactNumberOrNull(r.energy_drift);
     row["steps"] = s.steps;
     row["rhs_evaluations"] = s.rhs_evaluations;
     row["kkt_solves"] = s.kkt_solves;

@@ -20,12 +20,7 @@ std::string csvField(const nlohmann::json& value) {
   if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
   const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
   if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + "\"";
+  return csvQuoted(text);
 }
 
 std::map<std::string, long> countBy(const std::vector<SweepRow>& rows, const char* column) {

@@ -11,25 +11,14 @@
 namespace kktdae::apps {
 namespace {
 
-/// JSON has no NaN or infinity; every digit is kept (end states are compared to 1e-10).
-nlohmann::json numberOrNull(double value) {
-  return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
-}
-
 nlohmann::json vectorJson(const Vector& x) {
   nlohmann::json array = nlohmann::json::array();
-  for (Eigen::Index i = 0; i < x.size(); ++i) array.push_back(numberOrNull(x[i]));
+  for (Eigen::Index i = 0; i < x.size(); ++i) array.push_back(exactNumberOrNull(x[i]));
   return array;
 }
 
 /// A CSV field for a number that may not exist: empty, never "nan" (the status column says why).
 std::string csvNumber(bool present, double value) { return present && std::isfinite(value) ? shortest(value) : ""; }
-
-std::string csvQuote(const std::string& text) {
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
 
 std::string statusText(const TestSetLadderRow& row) {
   if (!row.refusal.empty()) return "not_applicable";
@@ -123,13 +112,13 @@ void writeRunFiles(RunDirectory& out, const TestSetCase& problem, const TestSetR
                                       : "the Test Set's lambda has our sign (M q'' + h = J^T lambda)";
   m["reference"] = reference;
   m["scored_components"] = ref.scored_components;
-  m["scd"] = r.reached_end ? numberOrNull(r.scd) : nlohmann::json(nullptr);
-  m["mescd"] = r.reached_end ? numberOrNull(r.mescd) : nlohmann::json(nullptr);
+  m["scd"] = r.reached_end ? exactNumberOrNull(r.scd) : nlohmann::json(nullptr);
+  m["mescd"] = r.reached_end ? exactNumberOrNull(r.mescd) : nlohmann::json(nullptr);
   m["mescd_floor"] = r.atol / r.rtol;
-  m["scd_velocity"] = r.reached_end ? numberOrNull(r.scd_velocity) : nlohmann::json(nullptr);
+  m["scd_velocity"] = r.reached_end ? exactNumberOrNull(r.scd_velocity) : nlohmann::json(nullptr);
   m["counters"] = countersJson(r.summary);
-  m["max_phi_inf"] = numberOrNull(r.summary.max_phi_inf);
-  m["final_phi_inf"] = numberOrNull(r.summary.final_phi_inf);
+  m["max_phi_inf"] = exactNumberOrNull(r.summary.max_phi_inf);
+  m["final_phi_inf"] = exactNumberOrNull(r.summary.final_phi_inf);
   writeJson(out, "metrics.json", m);
 
   nlohmann::json timing;
@@ -163,19 +152,19 @@ std::string csvRow(const TestSetLadderRow& row) {
   const bool adaptive = isAdaptive(r.integrator);
   const bool ran = row.refusal.empty();
   const Summary& s = r.summary;
-  std::string line = std::string(toString(r.integrator)) + "," + csvQuote(r.formulation) + "," +
+  std::string line = std::string(toString(r.integrator)) + "," + csvQuoted(r.formulation) + "," +
                      (adaptive ? "adaptive" : "fixed") + "," + csvNumber(adaptive, r.rtol) + "," +
                      csvNumber(adaptive, r.atol) + "," + csvNumber(!adaptive, r.dt) + "," + statusText(row) + "," +
                      csvNumber(r.reached_end, r.scd) + "," + csvNumber(r.reached_end, r.mescd) + "," +
                      csvNumber(r.reached_end, r.scd_velocity) + ",";
   const long counters[] = {s.steps, s.rhs_evaluations};
   for (long c : counters) line += (ran ? std::to_string(c) : "") + ",";
-  line += csvQuote(evaluationKind(r.integrator)) + ",";
+  line += csvQuoted(evaluationKind(r.integrator)) + ",";
   const long more[] = {s.kkt_solves, s.jacobian_evaluations, s.linear_solver_setups, s.error_test_failures,
                        s.convergence_failures};
   for (long c : more) line += (ran ? std::to_string(c) : "") + ",";
   line += csvNumber(ran, s.max_phi_inf) + "," + csvNumber(ran, s.final_phi_inf) + ",";
-  line += csvQuote(ran ? (r.reached_end ? std::string() : s.message) : row.refusal) + "\n";
+  line += csvQuoted(ran ? (r.reached_end ? std::string() : s.message) : row.refusal) + "\n";
   return line;
 }
 
@@ -288,9 +277,9 @@ std::vector<std::string> writeLadderFiles(RunDirectory& out, const TestSetCase& 
     j["dt"] = adaptive ? nlohmann::json(nullptr) : nlohmann::json(r.dt);
     j["status"] = statusText(row);
     j["message"] = row.refusal.empty() ? r.summary.message : row.refusal;
-    j["scd"] = r.reached_end ? numberOrNull(r.scd) : nlohmann::json(nullptr);
-    j["mescd"] = r.reached_end ? numberOrNull(r.mescd) : nlohmann::json(nullptr);
-    j["scd_velocity"] = r.reached_end ? numberOrNull(r.scd_velocity) : nlohmann::json(nullptr);
+    j["scd"] = r.reached_end ? exactNumberOrNull(r.scd) : nlohmann::json(nullptr);
+    j["mescd"] = r.reached_end ? exactNumberOrNull(r.mescd) : nlohmann::json(nullptr);
+    j["scd_velocity"] = r.reached_end ? exactNumberOrNull(r.scd_velocity) : nlohmann::json(nullptr);
     j["counters"] = row.refusal.empty() ? countersJson(r.summary) : nlohmann::json(nullptr);
     j["end_q"] = r.reached_end ? vectorJson(r.q) : nlohmann::json(nullptr);
     json_rows.push_back(j);
