@@ -368,6 +368,55 @@ def link_error_verdict(docs):
     return lines
 
 
+LIMIT_KERNEL = "limit/kernel/semi_implicit/schur"
+LIMIT_LIBRARY = "limit/library/{}"
+LIMIT_TARGET = 1.25
+
+
+def limit_section(table):
+    """The limit rows (apps/bench/limit_bench.cpp): the library's step against the hand-written
+    kernel's at each N, with both coefficients of variation and the ratio's spread."""
+    kernel = table.get(LIMIT_KERNEL, {})
+    if not kernel:
+        return []
+
+    def cvp(entry):
+        return f"{100 * entry[1]:.1f} %" if entry and entry[1] is not None else "–"
+
+    def spread(a, b):
+        if not a or not b or a[1] is None or b[1] is None:
+            return "–"
+        return f"±{100 * math.hypot(a[1], b[1]):.0f} %"
+
+    md = ["## Distance to the limit: the library against a hand-written kernel", "",
+          "The same semi-implicit Euler step of the same chain under seed 000's Baumgarte stabilization "
+          "(α = β = 20), written by hand with nothing of the library (`apps/bench/limit_kernels.hpp`: unit "
+          "masses, Schur form, J Jᵀ tridiagonal, factorized and solved in two sweeps over the state; fixed "
+          "size at N = 2), beside the library's step with its default `KktOptions` (`KktPath::Auto`). "
+          "`tests/unit/bench/limit_kernels_test.cpp` checks that the kernel's steps are the library's to "
+          "round-off. The ratio's spread is the two cvs combined (√(cv₁² + cv₂²)).", "",
+          "| N | kernel | cv | library semi-implicit | cv | **library / kernel** | spread | library RK4 | "
+          "RK4 / (4 × kernel) | library block form | block / kernel |",
+          "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    worst = None
+    for n in sorted(kernel):
+        k = kernel[n]
+        lib = table.get(LIMIT_LIBRARY.format("semi_implicit/schur"), {}).get(n)
+        rk4 = value(table, LIMIT_LIBRARY.format("rk4/schur"), n)
+        block = value(table, LIMIT_LIBRARY.format("semi_implicit/block"), n)
+        ratio = lib[0] / k[0] if lib else None
+        if ratio is not None:
+            worst = ratio if worst is None else max(worst, ratio)
+        md.append(f"| {n} | {fmt_time(k[0])} | {cvp(k)} | {fmt_time(lib[0] if lib else None)} | {cvp(lib)} | "
+                  f"**{fmt_ratio(lib[0] if lib else None, k[0])}** | {spread(lib, k)} | {fmt_time(rk4)} | "
+                  f"{fmt_ratio(rk4, 4 * k[0])} | {fmt_time(block)} | {fmt_ratio(block, k[0])} |")
+    md += ["", f"Target: library / kernel ≤ {LIMIT_TARGET} at every N — "
+           + (target_mark(worst is not None and worst <= LIMIT_TARGET)
+              + (f" (largest ratio {worst:.3g}×)" if worst is not None else "")
+              + ". Where the instructions go, and why the gap stays: `docs/performance-profile.md`."), ""]
+    return md
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--results", default="outputs/bench")
@@ -443,6 +492,7 @@ def main():
     # --- MuJoCo maximal at N = 1000
     ours_big, mj_big = value(table, SPARSE_OURS, MUJOCO_MAXIMAL_N), value(table, MUJOCO_MAXIMAL, MUJOCO_MAXIMAL_N)
     big_ratio = mj_big / ours_big if ours_big and mj_big else None
+    md += limit_section(table)
     md += [
         f"## The like-for-like comparison: N = {MUJOCO_MAXIMAL_N}, maximal coordinates",
         "",
