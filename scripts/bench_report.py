@@ -417,6 +417,52 @@ def limit_section(table):
     return md
 
 
+ADAPTIVE_TARGET = 1.3
+
+
+def adaptive_overhead_section(table):
+    """The adaptive drivers' overhead (apps/bench/adaptive_overhead_bench.cpp): the library's CVODE
+    runs of seed 002's problem against a bare CVODE loop, per run, per step and per evaluation."""
+    rows = []
+    for name in ("cvode_bdf", "cvode_adams"):
+        bare = table.get(f"adaptive/bare/{name}", {}).get(1)
+        lib = table.get(f"adaptive/library/{name}", {}).get(1)
+        if bare and lib:
+            rows.append((name, bare, lib))
+    if not rows:
+        return []
+
+    def counts(entry):
+        record = entry[3]
+        return int(record.get("steps", 0)), int(record.get("rhs_evaluations", 0))
+
+    md = ["## The adaptive drivers against bare SUNDIALS", "",
+          "Seed 002's problem (unit mass on the unit circle, Baumgarte α = 5, β = 10, from (1.01, 0) at rest, "
+          "1000 outputs every 0.005 s, rtol 1e-6, atol 1e-9): the library's run (`simulate()`, `CircleMass`, "
+          "block form as the seed solves it) against a bare CVODE loop with a hand-written right-hand side "
+          "(the block solve in closed form) and the same solver settings (BDF: dense Newton with CVODE's "
+          "difference-quotient Jacobian; Adams: fixed-point iteration). Whole runs, setup included.", "",
+          "| solver | bare run | cv | steps | evaluations | per step | per evaluation | library run | cv | steps | "
+          "evaluations | per step | per evaluation | **library / bare** |",
+          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    worst = None
+    for name, bare, lib in rows:
+        bs, be = counts(bare)
+        ls, le = counts(lib)
+        ratio = lib[0] / bare[0]
+        worst = ratio if worst is None else max(worst, ratio)
+        md.append(f"| {name} | {fmt_time(bare[0])} | {100 * bare[1]:.1f} % | {bs} | {be} | "
+                  f"{fmt_time(bare[0] / bs if bs else None)} | {fmt_time(bare[0] / be if be else None)} | "
+                  f"{fmt_time(lib[0])} | {100 * lib[1]:.1f} % | {ls} | {le} | {fmt_time(lib[0] / ls if ls else None)} | "
+                  f"{fmt_time(lib[0] / le if le else None)} | **{ratio:.3g}×** |")
+    md += ["", f"Target: library / bare ≤ {ADAPTIVE_TARGET} — "
+           + target_mark(worst is not None and worst <= ADAPTIVE_TARGET)
+           + (f" (largest {worst:.3g}×)" if worst is not None else "")
+           + ". Why, and scipy's `solve_ivp` on seed 002's own script as a reference: "
+             "`docs/performance-profile.md`.", ""]
+    return md
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--results", default="outputs/bench")
@@ -493,6 +539,7 @@ def main():
     ours_big, mj_big = value(table, SPARSE_OURS, MUJOCO_MAXIMAL_N), value(table, MUJOCO_MAXIMAL, MUJOCO_MAXIMAL_N)
     big_ratio = mj_big / ours_big if ours_big and mj_big else None
     md += limit_section(table)
+    md += adaptive_overhead_section(table)
     md += [
         f"## The like-for-like comparison: N = {MUJOCO_MAXIMAL_N}, maximal coordinates",
         "",

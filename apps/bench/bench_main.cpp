@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   registerModelBenchmarks();
   registerFactorizationBenchmarks();
   registerLimitBenchmarks();
+  registerAdaptiveOverheadBenchmarks();
 #ifdef KKTDAE_BENCH_MUJOCO
   if (!checkMujocoChains(stderr)) {
     std::fputs("kktdae-bench: the MuJoCo chains are not the benchmark's chains; not timing them\n", stderr);

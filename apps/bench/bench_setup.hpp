@@ -100,6 +100,7 @@ void registerStepBenchmarks();
 void registerModelBenchmarks();
 void registerFactorizationBenchmarks();
 void registerLimitBenchmarks();
+void registerAdaptiveOverheadBenchmarks();
 void registerMujocoBenchmarks();  // only with MuJoCo (mujoco_bench.cpp)
 
 }  // namespace kktdae::bench
