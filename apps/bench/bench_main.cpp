@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
   registerStepBenchmarks();
   registerModelBenchmarks();
   registerFactorizationBenchmarks();
+  registerLimitBenchmarks();
+  registerAdaptiveOverheadBenchmarks();
 #ifdef KKTDAE_BENCH_MUJOCO
   if (!checkMujocoChains(stderr)) {
     std::fputs("kktdae-bench: the MuJoCo chains are not the benchmark's chains; not timing them\n", stderr);

@@ -85,18 +85,22 @@ inline double stepDt(int links) { return links >= kStiffLinks ? kStiffDt : kDt; 
 using StepFunction = KktResult (*)(AccelerationFunction& f, State& state, double dt, ConstVectorRef qdd,
                                    StepWorkspace& ws);
 
-/// Times one step of `dt` per iteration of `step` on `system` from `start` with no stabilization:
-/// the KKT solve at the current state, then the step (step_bench.cpp; model_bench.cpp reuses it).
+/// Times one step of `dt` per iteration of `step` on `system` from `start` under `stabilization`
+/// (none unless given): the KKT solve at the current state, then the step (step_bench.cpp;
+/// model_bench.cpp and limit_bench.cpp reuse it).
 /// Resets to `start` every kStepsBetweenResets steps; a failed solve ends the benchmark with
 /// the solver's message.
 void timeSteps(benchmark::State& state, const ConstrainedSystem& system, const State& start, StepFunction step,
-               const KktOptions& options, double dt = kDt);
+               const KktOptions& options, double dt = kDt,
+               const Stabilization& stabilization = Stabilization::none());
 
 /// The per-file registration functions, called once by bench_main.cpp.
 void registerKktSolveBenchmarks();
 void registerStepBenchmarks();
 void registerModelBenchmarks();
 void registerFactorizationBenchmarks();
+void registerLimitBenchmarks();
+void registerAdaptiveOverheadBenchmarks();
 void registerMujocoBenchmarks();  // only with MuJoCo (mujoco_bench.cpp)
 
 }  // namespace kktdae::bench

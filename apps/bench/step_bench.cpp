@@ -11,8 +11,8 @@
 
 namespace kktdae::bench {
 void timeSteps(benchmark::State& state, const ConstrainedSystem& system, const State& start, StepFunction step,
-               const KktOptions& options, double dt) {
-  AccelerationFunction f(system, Stabilization::none(), options);
+               const KktOptions& options, double dt, const Stabilization& stabilization) {
+  AccelerationFunction f(system, stabilization, options);
   StepWorkspace ws(system.nq());
   State current = start;
   Vector qdd(system.nq());

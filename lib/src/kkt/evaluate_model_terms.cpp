@@ -1,3 +1,4 @@
+#include "all_finite.hpp"
 #include "dependent_rows.hpp"
 #include "kkt_steps.hpp"
 #include "small_schur.hpp"
@@ -5,8 +6,6 @@
 #include "kktdae/core/checks.hpp"
 
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <limits>
 
 namespace kktdae::detail {
@@ -34,23 +33,6 @@ std::vector<int> nonFiniteSparseRows(const SparseRowMatrix& J) {
     }
   }
   return rows;
-}
-
-/// Eigen's allFinite() without its two passes (x − x, then x == x over the difference), which
-/// cost more than the whole model evaluation of a double pendulum. A double is NaN or ±∞ exactly
-/// when its exponent bits are all ones, and then adding one unit to the exponent field carries
-/// into the sign bit; integer AND/ADD/OR vectorize with plain SSE2. x must be contiguous.
-template <class Derived>
-bool allFinite(const Eigen::DenseBase<Derived>& x) {
-  constexpr std::uint64_t kExponent = 0x7ff0000000000000ULL, kExponentUnit = 0x0010000000000000ULL;
-  const double* data = x.derived().data();
-  std::uint64_t carries = 0;
-  for (Eigen::Index i = 0; i < x.size(); ++i) {
-    std::uint64_t bits;
-    std::memcpy(&bits, data + i, sizeof bits);
-    carries |= (bits & kExponent) + kExponentUnit;
-  }
-  return (carries >> 63) == 0;
 }
 
 }  // namespace
@@ -132,7 +114,7 @@ KktResult failedSolve(KktStatus status, double rcond, std::string message, std::
 }
 
 KktResult acceptedSolve(double rcond, bool rank_deficient, int rank, const KktWorkspace& ws) {
-  if (!ws.qdd.allFinite() || !ws.lambda.allFinite()) {
+  if (!allFinite(ws.qdd) || !allFinite(ws.lambda)) {
     return failedSolve(KktStatus::NonFinite, rcond, "non-finite solution (q̈ or λ)", nonFiniteRows(ws.lambda));
   }
   KktResult result;

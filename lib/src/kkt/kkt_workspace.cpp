@@ -13,6 +13,7 @@ KktWorkspace::KktWorkspace(const ConstrainedSystem& system, const KktOptions& op
       nu(system.nu()),
       mass_structure(system.massStructure()),
       sparse(usesSparsePath(system, options)),
+      resolved_from{&system, options.path, options.rank_deficiency, options.sparse_min_coordinates},
       mass_llt(sparse ? 0 : system.nq()),
       schur_llt(sparse ? 0 : system.nc()) {
   // The model's outputs start as NaN: an entry the model never writes (a forgotten constraint row,

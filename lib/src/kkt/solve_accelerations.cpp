@@ -14,7 +14,7 @@ KktResult solveAccelerations(const ConstrainedSystem& system, double t, ConstVec
   requireSize("workspace.nc", ws.nc, system.nc());
   requireSize("workspace.nq", ws.nq, system.nq());
 
-  if (ws.sparse != usesSparsePath(system, options)) {
+  if (!ws.resolved_from.matches(system, options) && ws.sparse != usesSparsePath(system, options)) {
     throwInvalid("options.path", std::string("the workspace was built for the ") + (ws.sparse ? "sparse" : "dense") +
                                      " path, these options resolve to the other (KktPath " +
                                      std::string(toString(options.path)) + ")");

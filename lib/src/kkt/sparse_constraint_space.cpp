@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "all_finite.hpp"
 #include "kktdae/core/checks.hpp"
 
 namespace kktdae {
@@ -87,7 +88,7 @@ bool SparseConstraintSpace::evaluateJacobian(const ConstrainedSystem& system, Co
   system.constraintJacobianValues(q, t, model_values);
   double* storage = J.valuePtr();
   for (std::size_t k = 0; k < storage_position.size(); ++k) storage[storage_position[k]] = model_values[static_cast<Eigen::Index>(k)];
-  return model_values.allFinite();
+  return detail::allFinite(model_values);
 }
 
 void SparseConstraintSpace::assemble(ConstVectorRef weights, VectorRef diagonal) {

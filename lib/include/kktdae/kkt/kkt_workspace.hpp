@@ -31,6 +31,22 @@ struct KktWorkspace {
   MassStructure mass_structure = MassStructure::General;
   bool sparse = false;  ///< the resolved KktPath
 
+  /// What `sparse` was resolved from: the system and the three options usesSparsePath() reads.
+  /// solveAccelerations() resolves the path again (a model's virtual calls) only for a call whose
+  /// system or options differ from these, instead of on every solve.
+  struct ResolvedPath {
+    const ConstrainedSystem* system = nullptr;
+    KktPath path = KktPath::Auto;
+    RankDeficiencyPolicy rank_deficiency = RankDeficiencyPolicy::Fail;
+    int sparse_min_coordinates = 0;
+    /// True when `system` and `options` are the ones `sparse` was resolved from.
+    bool matches(const ConstrainedSystem& other, const KktOptions& options) const {
+      return system == &other && path == options.path && rank_deficiency == options.rank_deficiency &&
+             sparse_min_coordinates == options.sparse_min_coordinates;
+    }
+  };
+  ResolvedPath resolved_from;
+
   // --- results --------------------------------------------------------------------------
   Vector qdd;     ///< q̈, nq
   Vector lambda;  ///< λ, nc
