@@ -29,6 +29,9 @@ DynamicsJacobian::DynamicsJacobian(const ConstrainedSystem& system, DynamicsJaco
   constraint_q_ = Matrix::Zero(nc_, nq_);
   constraint_v_ = Matrix::Zero(nc_, nq_);
   input_map_ = Matrix::Zero(nu_, nq_);
+  velocity_constraint_q_ = Matrix::Zero(nc_, nq_);
+  transposed_curvature_ = Matrix::Zero(nq_, nq_);
+  phi_t_work_ = Vector::Zero(nc_);
   mass_work_ = Matrix::Zero(nq_, nq_);
   jacobian_work_ = Matrix::Zero(nc_, nq_);
   input_work_ = Matrix::Zero(nu_, nq_);
@@ -144,6 +147,44 @@ void DynamicsJacobian::evaluate(double t, ConstVectorRef q, ConstVectorRef v, Co
     differentiate(false, damping_, constraint_v_);
   } else {
     damping_.setZero();
+  }
+}
+
+void DynamicsJacobian::evaluateConstraintCurvature(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef mu) {
+  requireSize("dynamics_jacobian q", q.size(), nq_);
+  requireSize("dynamics_jacobian v", v.size(), nq_);
+  const bool with_mu = mu.size() > 0;
+  if (with_mu) requireSize("dynamics_jacobian mu", mu.size(), nc_);
+  if (!with_mu) transposed_curvature_.setZero();
+  if (nc_ == 0) {
+    transposed_curvature_.setZero();
+    return;
+  }
+  // φ̇(q) = J(q) v + ∂φ/∂t(q) into c, J(q)ᵀμ into r, at q_work_.
+  auto parts = [&](VectorRef r, VectorRef c) {
+    system_.constraintJacobian(q_work_, t, jacobian_work_);
+    system_.constraintTimeDerivative(q_work_, t, phi_t_work_);
+    model_evaluations_ += 2;
+    c.noalias() = jacobian_work_ * v;
+    c += phi_t_work_;
+    if (with_mu) r.noalias() = jacobian_work_.transpose() * mu;
+  };
+  q_work_ = q;
+  if (!options_.central) parts(r0_, c0_);
+  for (int j = 0; j < nq_; ++j) {
+    const double step = options_.relative_step * std::max(1.0, std::abs(q[j]));
+    const double forward = (q[j] + step) - q[j];
+    q_work_[j] = q[j] + forward;
+    parts(r1_, c1_);
+    double width = forward;
+    if (options_.central) {
+      q_work_[j] = q[j] - forward;
+      parts(r0_, c0_);
+      width = 2.0 * forward;
+    }
+    q_work_[j] = q[j];
+    velocity_constraint_q_.col(j) = (c1_ - c0_) / width;
+    if (with_mu) transposed_curvature_.col(j) = (r1_ - r0_) / width;
   }
 }
 

@@ -41,6 +41,17 @@ class DynamicsJacobian {
   void evaluate(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef a, ConstVectorRef lambda,
                 ConstVectorRef u);
 
+  /// The curvature terms a DAE with velocity-level rows needs besides evaluate()'s (ida_ggl,
+  /// Baumgarte's 2αφ̇): ∂φ̇/∂q = ∂(J v)/∂q + ∂(∂φ/∂t)/∂q into velocityConstraintQ(), and
+  /// ∂(J(q)ᵀμ)/∂q into transposedCurvature() (skipped, left zero, when mu is empty), by the
+  /// same column differences as evaluate(). Throws nothing for numerical trouble. Sizes: q, v
+  /// nq; mu nc or empty.
+  void evaluateConstraintCurvature(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef mu);
+  /// ∂φ̇/∂q = ∂(J v + ∂φ/∂t)/∂q from the last evaluateConstraintCurvature()   nc × nq
+  const Matrix& velocityConstraintQ() const { return velocity_constraint_q_; }
+  /// ∂(Jᵀμ)/∂q from the last evaluateConstraintCurvature()                    nq × nq
+  const Matrix& transposedCurvature() const { return transposed_curvature_; }
+
   const Matrix& mass() const { return mass_; }                ///< M(q)                      nq × nq
   const Matrix& stiffness() const { return stiffness_; }      ///< K = ∂r/∂q                 nq × nq
   const Matrix& damping() const { return damping_; }          ///< C = ∂r/∂v = ∂h/∂v         nq × nq
@@ -71,9 +82,10 @@ class DynamicsJacobian {
   int nq_, nc_, nu_;
   bool mass_varies_, bias_varies_;
   Matrix mass_, stiffness_, damping_, jacobian_, constraint_q_, constraint_v_, input_map_;
+  Matrix velocity_constraint_q_, transposed_curvature_;
   // Scratch (sized once).
   Matrix mass_work_, jacobian_work_, input_work_;
-  Vector q_work_, v_work_, diagonal_work_, bias_work_, gamma_work_;
+  Vector q_work_, v_work_, diagonal_work_, bias_work_, gamma_work_, phi_t_work_;
   Vector r0_, c0_, r1_, c1_;
   long model_evaluations_ = 0;
 };
