@@ -151,6 +151,7 @@ void fillStatistics(void* memory, const IdaProblem& problem, Summary& summary) {
   summary.kkt_solves = problem.f->solves();
   summary.rhs_evaluations = problem.residual_evaluations;
   if (problem.dense_newton != nullptr) summary.newton_model_evaluations = problem.dense_newton->evaluations();
+  if (problem.newton != nullptr) summary.newton_model_evaluations = problem.newton->modelEvaluations();
   if (memory == nullptr) return;
   long value = 0;
   if (IDAGetNumSteps(memory, &value) >= 0) summary.steps = value;

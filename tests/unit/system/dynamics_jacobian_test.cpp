@@ -2,6 +2,7 @@
 // own calls, on every kind of model the library has: constant and configuration-dependent M,
 // h with and without state dependence, inputs, time-dependent constraints, the AD adaptors.
 #include "kktdae/system/dynamics_jacobian.hpp"
+#include "kktdae/system/sparse_dynamics_jacobian.hpp"
 
 #include <catch2/catch.hpp>
 #include <memory>
@@ -188,6 +189,48 @@ TEST_CASE("DynamicsJacobian rejects bad options and sizes, naming them", "[dynam
   const Vector two = Vector::Zero(2), one = Vector::Zero(1), empty;
   CHECK_THROWS_WITH(dj.evaluate(0.0, two, two, two, two, empty), Catch::Contains("lambda"));
   CHECK_THROWS_WITH(dj.evaluate(0.0, one, two, two, one, empty), Catch::Contains("q"));
+}
+
+}  // namespace
+}  // namespace kktdae
+
+namespace kktdae {
+namespace {
+
+TEST_CASE("SparseDynamicsJacobian's curvature reproduces the dense DynamicsJacobian on a chain",
+          "[dynamics_jacobian][sparse]") {
+  const PendulumChain chain(PendulumChainParams::uniform(5, 1.2, 0.9));
+  const Point p = randomPoint(chain, 21);
+  DynamicsJacobian dense(chain);
+  dense.evaluate(p.t, p.q, p.v, p.a, p.lambda, p.u);
+  SparseDynamicsJacobian sparse(chain);
+  sparse.evaluate(p.t, p.q, p.v, true);
+  // K = −Σᵢ λᵢ Hᵢ, ∂c/∂q = Σᵢ eᵢ aᵀHᵢ + ∂γ/∂q, ∂c/∂v = ∂γ/∂v, assembled from the sparse pieces.
+  const int nq = chain.nq(), nc = chain.nc();
+  Matrix K = Matrix::Zero(nq, nq), Cq = Matrix::Zero(nc, nq), Cv = Matrix::Zero(nc, nq), J = Matrix::Zero(nc, nq);
+  for (int e = 0; e < sparse.nonZeros(); ++e) {
+    J(sparse.rows()[e], sparse.cols()[e]) = sparse.jacobianValues()[e];
+    Cq(sparse.rows()[e], sparse.cols()[e]) += sparse.gammaQ()[e];
+    Cv(sparse.rows()[e], sparse.cols()[e]) = sparse.gammaV()[e];
+  }
+  for (int i = 0; i < nc; ++i) {
+    const int size = sparse.rowSize(i);
+    for (int a = 0; a < size; ++a) {
+      for (int b = 0; b < size; ++b) {
+        const int j = sparse.cols()[sparse.rowEntry(i, a)], k = sparse.cols()[sparse.rowEntry(i, b)];
+        const double H = sparse.hessianValues()[sparse.hessianStart(i) + a * size + b];
+        K(j, k) -= p.lambda[i] * H;
+        Cq(i, k) += p.a[j] * H;
+      }
+    }
+  }
+  CHECK(close(J, dense.jacobian(), 1e-14));
+  CHECK(close(K, dense.stiffness(), 1e-6));
+  CHECK(close(Cq, dense.constraintQ(), 1e-6));
+  CHECK(close(Cv, dense.constraintV(), 1e-6));
+  CHECK(sparse.colors() < nq);  // the point of the coloring: fewer directions than columns
+  CHECK(sparse.modelEvaluations() < dense.modelEvaluations());
+  CHECK_THROWS_WITH(SparseDynamicsJacobian(AndrewsSqueezer{}), Catch::Contains("sparse Jacobian"));
 }
 
 }  // namespace
