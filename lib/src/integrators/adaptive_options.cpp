@@ -14,7 +14,19 @@ std::string_view toString(NewtonLinearSolver solver) {
   return "unknown";
 }
 
+std::string_view toString(NewtonMatrix matrix) {
+  switch (matrix) {
+    case NewtonMatrix::Analytic: return "analytic";
+    case NewtonMatrix::DifferenceQuotient: return "difference_quotient";
+  }
+  return "unknown";
+}
+
 void AdaptiveOptions::validate(int nq) const {
+  if (toString(newton_matrix) == "unknown") {
+    throwInvalid("adaptive.newton_matrix",
+                 "is not a NewtonMatrix value (" + std::to_string(static_cast<int>(newton_matrix)) + ")");
+  }
   if (toString(linear_solver) == "unknown") {
     throwInvalid("adaptive.linear_solver",
                  "is not a NewtonLinearSolver value (" + std::to_string(static_cast<int>(linear_solver)) + ")");

@@ -7,8 +7,12 @@
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
+#include <memory>
+
 #include "../simulate/run_recorder.hpp"
 #include "kktdae/core/checks.hpp"
+#include "initial_state.hpp"
+#include "newton_matrices.hpp"
 #include "sundials_support.hpp"
 
 namespace kktdae::detail {
@@ -31,6 +35,8 @@ struct CvodeProblem {
   double failure_time = 0.0;
   bool model_threw = false;  ///< the failure is an exception from the model or controller
   sd::ErrorLog log;
+  CvodeDenseJacobian* jacobian = nullptr;  ///< the analytic dense Jacobian, when chosen
+  Vector acceleration;                     ///< scratch for the Jacobian's KKT solve (nq)
 };
 
 /// Records an exception from the model (or controller) as the run's failure: exceptions must not
@@ -76,6 +82,25 @@ int rightHandSideUnguarded(sunrealtype t, N_Vector y, N_Vector ydot, void* data)
   return trial_blew_up ? 1 : -1;
 }
 
+/// ∂f/∂y from the model's derivatives. The KKT solve at y gives the q̈ and λ the derivatives are
+/// taken at (CVODE's fy is f at y too, but λ would be the last right-hand side's, not y's).
+int denseJacobian(sunrealtype t, N_Vector y, N_Vector, SUNMatrix jac, void* data, N_Vector, N_Vector,
+                  N_Vector) try {
+  auto& problem = *static_cast<CvodeProblem*>(data);
+  if (!problem.failure.ok()) return -1;
+  const auto state = sd::view(y);
+  const auto q = state.head(problem.nq);
+  const auto v = state.tail(problem.nq);
+  const KktResult result = problem.f->evaluate(t, q, v, problem.acceleration);
+  if (!result.ok()) return 1;  // recoverable: CVODE retries with a smaller step
+  if (!problem.jacobian->assemble(t, q, v, problem.acceleration, problem.f->lambda(), SUNDenseMatrix_Data(jac))) {
+    return 1;
+  }
+  return 0;
+} catch (const std::exception& error) {
+  return recordException(*static_cast<CvodeProblem*>(data), t, error);
+}
+
 /// CVODE's projection hook: corr = Π(y) − y, Π the M-orthogonal projection onto φ = 0 and
 /// J q̇ + ∂φ/∂t = 0. CVODE calls it after every accepted step and keeps integrating from Π(y).
 int projectState(sunrealtype t, N_Vector ycur, N_Vector corr, sunrealtype, N_Vector, void* data) try {
@@ -102,6 +127,7 @@ int projectState(sunrealtype t, N_Vector ycur, N_Vector corr, sunrealtype, N_Vec
 void fillStatistics(void* memory, const CvodeProblem& problem, Summary& summary) {
   summary.kkt_solves = problem.f->solves();
   summary.rhs_evaluations = problem.rhs_evaluations;
+  if (problem.jacobian != nullptr) summary.newton_model_evaluations = problem.jacobian->evaluations();
   if (memory == nullptr) return;
   long value = 0;
   if (CVodeGetNumSteps(memory, &value) >= 0) summary.steps = value;
@@ -138,28 +164,14 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
   State start = initial;
   Vector qdd(nq);
   KktResult kkt;
-  try {
-    summary.failed_step = 0;  // until the initial state is through
-    std::string failure;
-    if (!projectInitialState(system, start, options, summary, failure)) return recorder.finish(RunStatus::InitFailure, failure);
-    // λ and the violation at the initial state, before CVODE sees it.
-    kkt = f.evaluate(start.t, start.q, start.v, qdd);
-    if (!kkt.ok()) {
-      return recorder.finish(RunStatus::KktFailure, "KKT solve failed (" + std::string(toString(kkt.status)) +
-                                                        ") at the initial state, t = " + formatDouble(start.t) +
-                                                        " s: " + kkt.message + describeRows(kkt.offending_rows));
-    }
-    recorder.observe(start.t, start.q, start.v, f.lambda(), f.workspace(), kkt.rcond);
-    summary.failed_step = -1;
-  } catch (const std::exception& error) {
-    return recorder.abort(error);
-  }
+  if (auto ended = startAdaptiveRun(system, options, recorder, f, start, qdd, false, "")) return *ended;
 
   // Declared in creation order so that destruction runs in reverse: solver memory first,
   // then its solvers, matrix and vectors, the context last.
   sd::Context context;
   sd::VectorPtr y = sd::makeVector(2 * nq, context);
   sd::VectorPtr tolerances;
+  std::unique_ptr<CvodeDenseJacobian> jacobian;  // outlives the solver that calls it
   sd::MatrixPtr matrix;
   sd::LinearSolverPtr linear_solver;
   sd::NonlinearSolverPtr nonlinear_solver;
@@ -198,6 +210,17 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
       if (!matrix || !linear_solver) throw sd::SetupError("dense matrix or linear solver allocation failed");
       sd::checkCvode(CVodeSetLinearSolver(memory.get(), linear_solver.get(), matrix.get()), "CVodeSetLinearSolver");
       summary.linear_solver = "dense";
+      if (adaptive.newton_matrix == NewtonMatrix::Analytic) {
+        const std::string why_not = analyticNewtonUnsupported(options.stabilization);
+        if (why_not.empty()) {
+          jacobian = std::make_unique<CvodeDenseJacobian>(system, options.stabilization, options.controller);
+          problem.jacobian = jacobian.get();
+          problem.acceleration = Vector::Zero(nq);
+          sd::checkCvode(CVodeSetJacFn(memory.get(), &denseJacobian), "CVodeSetJacFn");
+        } else {
+          summary.notes += "difference-quotient Newton matrix: " + why_not + ". ";
+        }
+      }
     } else {
       nonlinear_solver.reset(SUNNonlinSol_FixedPoint(y.get(), 0, context));
       if (!nonlinear_solver) throw sd::SetupError("SUNNonlinSol_FixedPoint failed");

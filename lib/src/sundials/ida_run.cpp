@@ -5,8 +5,9 @@
 //
 // GGL uses the plain (not mass-weighted) Jᵀμ correction: μ vanishes on exact solutions, so the
 // weighting only changes how discretization error is pushed back, and the plain form needs no
-// M⁻¹. The Newton matrix is IDA's dense difference quotient (docs/integrators.md), or, for
-// large models on the sparse path, IdaSparseNewton's fixed-pattern matrix factorized by KLU.
+// M⁻¹. The dense Newton matrix is assembled from the model's derivatives (IdaDenseNewton,
+// newton_matrices.hpp) or, on request, IDA's own difference quotient; for large models on the
+// sparse path it is IdaSparseNewton's fixed-pattern matrix factorized by KLU.
 #include <ida/ida.h>
 #include <ida/ida_ls.h>
 #include <sunlinsol/sunlinsol_dense.h>
@@ -19,6 +20,8 @@
 #include "../simulate/run_recorder.hpp"
 #include "kktdae/core/checks.hpp"
 #include "ida_sparse_newton.hpp"
+#include "initial_state.hpp"
+#include "newton_matrices.hpp"
 #include "sundials_support.hpp"
 
 namespace kktdae::detail {
@@ -36,7 +39,29 @@ struct IdaProblem {
   bool model_threw = false;  ///< the failure is an exception from the model or controller
   sd::ErrorLog log;
   IdaSparseNewton* newton = nullptr;  ///< the sparse Newton matrix, when KLU solves
+  IdaDenseNewton* dense_newton = nullptr;  ///< the analytic dense Newton matrix, when chosen
 };
+
+/// Records an exception from the Newton matrix's model calls as the run's failure.
+int newtonMatrixThrew(IdaProblem& p, double t, const std::exception& error) {
+  p.failure.status = KktStatus::NonFinite;
+  p.failure.message = std::string("the model threw in the Newton matrix: ") + error.what();
+  p.failure_time = t;
+  p.model_threw = true;
+  return -1;
+}
+
+/// G = ∂F/∂y + c ∂F/∂ẏ from the model's derivatives into IDA's dense matrix.
+int denseNewtonMatrix(sunrealtype t, sunrealtype c, N_Vector yy, N_Vector yp, N_Vector, SUNMatrix G, void* data,
+                      N_Vector, N_Vector, N_Vector) {
+  auto& p = *static_cast<IdaProblem*>(data);
+  try {
+    p.dense_newton->assemble(t, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp), c, SUNDenseMatrix_Data(G));
+    return 0;
+  } catch (const std::exception& error) {
+    return newtonMatrixThrew(p, t, error);
+  }
+}
 
 /// G = ∂F/∂y + c ∂F/∂ẏ into the sparse matrix (SUNMatZero clears its pattern too: rewritten).
 int sparseNewtonMatrix(sunrealtype t, sunrealtype c, N_Vector yy, N_Vector yp, N_Vector, SUNMatrix G, void* data,
@@ -47,11 +72,7 @@ int sparseNewtonMatrix(sunrealtype t, sunrealtype c, N_Vector yy, N_Vector yp, N
     p.newton->assemble(t, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp), c, SUNSparseMatrix_Data(G));
     return 0;
   } catch (const std::exception& error) {
-    p.failure.status = KktStatus::NonFinite;
-    p.failure.message = std::string("the model threw in the Newton matrix: ") + error.what();
-    p.failure_time = t;
-    p.model_threw = true;
-    return -1;
+    return newtonMatrixThrew(p, t, error);
   }
 }
 
@@ -129,6 +150,8 @@ int residualUnguarded(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void
 void fillStatistics(void* memory, const IdaProblem& problem, Summary& summary) {
   summary.kkt_solves = problem.f->solves();
   summary.rhs_evaluations = problem.residual_evaluations;
+  if (problem.dense_newton != nullptr) summary.newton_model_evaluations = problem.dense_newton->evaluations();
+  if (problem.newton != nullptr) summary.newton_model_evaluations = problem.newton->modelEvaluations();
   if (memory == nullptr) return;
   long value = 0;
   if (IDAGetNumSteps(memory, &value) >= 0) summary.steps = value;
@@ -172,28 +195,16 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
                      " does not project after steps (IDA has no projection hook; ida_ggl holds phi itself). ";
   }
   Vector qdd(nq);
-  try {
-    summary.failed_step = 0;  // until the initial state is through
-    std::string failure;
-    if (!projectInitialState(system, start, options, summary, failure, ggl)) {
-      return recorder.finish(RunStatus::InitFailure, std::string(toString(options.integrator)) + ": " + failure);
-    }
-    const KktResult kkt = f.evaluate(start.t, start.q, start.v, qdd);
-    if (!kkt.ok()) {
-      return recorder.finish(RunStatus::KktFailure, "KKT solve failed (" + std::string(toString(kkt.status)) +
-                                                        ") at the initial state, t = " + formatDouble(start.t) +
-                                                        " s: " + kkt.message + describeRows(kkt.offending_rows));
-    }
-    recorder.observe(start.t, start.q, start.v, f.lambda(), f.workspace(), kkt.rcond);
-    summary.failed_step = -1;
-  } catch (const std::exception& error) {
-    return recorder.abort(error);
+  if (auto ended = startAdaptiveRun(system, options, recorder, f, start, qdd, ggl,
+                                    std::string(toString(options.integrator)) + ": ")) {
+    return *ended;
   }
 
   sd::Context context;
   sd::VectorPtr yy = sd::makeVector(n, context), yp = sd::makeVector(n, context);
   sd::VectorPtr id = sd::makeVector(n, context), tolerances;
   std::unique_ptr<IdaSparseNewton> newton;  // outlives the solver that calls it (declared first)
+  std::unique_ptr<IdaDenseNewton> dense_newton;
   sd::MatrixPtr matrix;
   sd::LinearSolverPtr linear_solver;
   sd::IdaMemoryPtr memory(IDACreate(context));
@@ -257,6 +268,16 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
       if (!matrix || !linear_solver) throw sd::SetupError("dense matrix or linear solver allocation failed");
       sd::checkIda(IDASetLinearSolver(memory.get(), linear_solver.get(), matrix.get()), "IDASetLinearSolver");
       summary.linear_solver = "dense";
+      if (adaptive.newton_matrix == NewtonMatrix::Analytic) {
+        const std::string why_not = analyticNewtonUnsupported(stabilization);
+        if (why_not.empty()) {
+          dense_newton = std::make_unique<IdaDenseNewton>(system, ggl, stabilization, options.controller);
+          problem.dense_newton = dense_newton.get();
+          sd::checkIda(IDASetJacFn(memory.get(), &denseNewtonMatrix), "IDASetJacFn");
+        } else {
+          summary.notes += "difference-quotient Newton matrix: " + why_not + ". ";
+        }
+      }
     }
     sd::checkIda(IDASetMaxNumSteps(memory.get(), adaptive.max_steps), "IDASetMaxNumSteps");
     if (adaptive.max_step > 0.0) sd::checkIda(IDASetMaxStep(memory.get(), adaptive.max_step), "IDASetMaxStep");

@@ -1,79 +1,37 @@
 #include "ida_sparse_newton.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
-#include <unordered_map>
 
 #include "kktdae/core/checks.hpp"
 
 namespace kktdae::detail {
+
+std::string IdaSparseNewton::unsupportedReason(const ConstrainedSystem& system) {
+  return SparseDynamicsJacobian::unsupportedReason(system);
+}
+
 namespace {
 
-/// Forward-difference step for coordinate value x: √eps relative, at least √eps.
-double differenceStep(double x) {
-  return std::sqrt(std::numeric_limits<double>::epsilon()) * std::max(1.0, std::abs(x));
+/// Throws the option-named error before SparseDynamicsJacobian would throw its own.
+const ConstrainedSystem& requireSupported(const ConstrainedSystem& system) {
+  const std::string reason = IdaSparseNewton::unsupportedReason(system);
+  if (!reason.empty()) throwInvalid("adaptive.linear_solver", "sparse IDA Newton matrix: " + reason);
+  return system;
 }
 
 }  // namespace
 
-std::string IdaSparseNewton::unsupportedReason(const ConstrainedSystem& system) {
-  if (system.jacobianNonZeros() <= 0) return system.name() + " has no sparse Jacobian";
-  if (system.massStructure() != MassStructure::ConstantDiagonal) return system.name() + " has no constant diagonal M";
-  if (system.biasDependsOnState()) return system.name() + "'s h depends on (q, v) (biasDependsOnState())";
-  if (system.nu() > 0) return system.name() + " has inputs (their derivatives are not known)";
-  if (system.isTimeDependent()) return system.name() + "'s constraints depend on time";
-  return "";
-}
-
 IdaSparseNewton::IdaSparseNewton(const ConstrainedSystem& system, bool ggl, const Stabilization& stabilization)
-    : system_(system),
+    : curvature_(requireSupported(system)),
       ggl_(ggl),
       alpha_(stabilization.kind == Stabilization::Kind::Baumgarte ? stabilization.alpha : 0.0),
       beta_(stabilization.kind == Stabilization::Kind::Baumgarte ? stabilization.beta : 0.0),
       nq_(system.nq()),
       nc_(system.nc()),
       nnz_j_(system.jacobianNonZeros()) {
-  const std::string reason = unsupportedReason(system);
-  if (!reason.empty()) throwInvalid("adaptive.linear_solver", "sparse IDA Newton matrix: " + reason);
-  j_rows_.resize(nnz_j_);
-  j_cols_.resize(nnz_j_);
-  system.constraintJacobianPattern(j_rows_, j_cols_);
-
-  // Entries grouped by row.
-  row_start_.assign(static_cast<std::size_t>(nc_) + 1, 0);
-  for (int p = 0; p < nnz_j_; ++p) ++row_start_[static_cast<std::size_t>(j_rows_[p]) + 1];
-  for (int i = 0; i < nc_; ++i) row_start_[static_cast<std::size_t>(i) + 1] += row_start_[static_cast<std::size_t>(i)];
-  row_entries_.resize(static_cast<std::size_t>(nnz_j_));
-  {
-    std::vector<int> next(row_start_.begin(), row_start_.end() - 1);
-    for (int p = 0; p < nnz_j_; ++p) row_entries_[static_cast<std::size_t>(next[static_cast<std::size_t>(j_rows_[p])]++)] = p;
-  }
-
-  // Greedy coloring: a column takes the smallest color no column sharing a row with it has.
-  std::vector<std::vector<int>> rows_of_column(static_cast<std::size_t>(nq_));
-  for (int p = 0; p < nnz_j_; ++p) rows_of_column[static_cast<std::size_t>(j_cols_[p])].push_back(j_rows_[p]);
-  column_color_.assign(static_cast<std::size_t>(nq_), -1);
-  std::vector<int> forbidden_mark;
-  for (int k = 0; k < nq_; ++k) {
-    std::vector<char> used(static_cast<std::size_t>(colors_) + 1, 0);
-    for (int i : rows_of_column[static_cast<std::size_t>(k)]) {
-      for (int e = row_start_[static_cast<std::size_t>(i)]; e < row_start_[static_cast<std::size_t>(i) + 1]; ++e) {
-        const int other = j_cols_[row_entries_[static_cast<std::size_t>(e)]];
-        const int color = column_color_[static_cast<std::size_t>(other)];
-        if (other != k && color >= 0) used[static_cast<std::size_t>(color)] = 1;
-      }
-    }
-    int color = 0;
-    while (color < colors_ && used[static_cast<std::size_t>(color)]) ++color;
-    column_color_[static_cast<std::size_t>(k)] = color;
-    colors_ = std::max(colors_, color + 1);
-  }
-  color_column_of_row_.assign(static_cast<std::size_t>(colors_) * static_cast<std::size_t>(nc_), -1);
-  for (int p = 0; p < nnz_j_; ++p) {
-    const int color = column_color_[static_cast<std::size_t>(j_cols_[p])];
-    color_column_of_row_[static_cast<std::size_t>(color) * static_cast<std::size_t>(nc_) + static_cast<std::size_t>(j_rows_[p])] = j_cols_[p];
-  }
+  const SparseDynamicsJacobian& d = curvature_;
+  const IndexVector& j_rows = d.rows();
+  const IndexVector& j_cols = d.cols();
 
   // The pattern: every (row, col) any block writes.
   const int lambda0 = 2 * nq_, mu0 = 2 * nq_ + nc_;
@@ -85,7 +43,7 @@ IdaSparseNewton::IdaSparseNewton(const ConstrainedSystem& system, bool ggl, cons
     entries.emplace_back(nq_ + k, nq_ + k);
   }
   for (int p = 0; p < nnz_j_; ++p) {
-    const int i = j_rows_[p], k = j_cols_[p];
+    const int i = j_rows[p], k = j_cols[p];
     entries.emplace_back(lambda0 + i, nq_ + k);  // F_v × λ
     entries.emplace_back(k, lambda0 + i);        // F_c (or F_φ̇) × q
     entries.emplace_back(nq_ + k, lambda0 + i);  // F_c (or F_φ̇) × v
@@ -95,9 +53,9 @@ IdaSparseNewton::IdaSparseNewton(const ConstrainedSystem& system, bool ggl, cons
     }
   }
   for (int i = 0; i < nc_; ++i) {
-    for (int a = row_start_[static_cast<std::size_t>(i)]; a < row_start_[static_cast<std::size_t>(i) + 1]; ++a) {
-      for (int b = row_start_[static_cast<std::size_t>(i)]; b < row_start_[static_cast<std::size_t>(i) + 1]; ++b) {
-        const int j = j_cols_[row_entries_[static_cast<std::size_t>(a)]], k = j_cols_[row_entries_[static_cast<std::size_t>(b)]];
+    for (int a = 0; a < d.rowSize(i); ++a) {
+      for (int b = 0; b < d.rowSize(i); ++b) {
+        const int j = j_cols[d.rowEntry(i, a)], k = j_cols[d.rowEntry(i, b)];
         entries.emplace_back(k, nq_ + j);     // F_v × q
         if (ggl) entries.emplace_back(k, j);  // F_q × q
       }
@@ -130,7 +88,7 @@ IdaSparseNewton::IdaSparseNewton(const ConstrainedSystem& system, bool ggl, cons
     position_q_.resize(static_cast<std::size_t>(nnz_j_));
   }
   for (int p = 0; p < nnz_j_; ++p) {
-    const int i = j_rows_[p], k = j_cols_[p];
+    const int i = j_rows[p], k = j_cols[p];
     const auto up = static_cast<std::size_t>(p);
     jt_lambda_[up] = at(nq_ + k, lambda0 + i);
     constraint_q_[up] = at(lambda0 + i, k);
@@ -140,32 +98,21 @@ IdaSparseNewton::IdaSparseNewton(const ConstrainedSystem& system, bool ggl, cons
       position_q_[up] = at(mu0 + i, k);
     }
   }
-  hessian_start_.assign(static_cast<std::size_t>(nc_) + 1, 0);
+  const int hessian_size = nc_ > 0 ? d.hessianStart(nc_ - 1) + d.rowSize(nc_ - 1) * d.rowSize(nc_ - 1) : 0;
+  hessian_v_rows_.resize(static_cast<std::size_t>(hessian_size));
+  if (ggl) hessian_q_rows_.resize(static_cast<std::size_t>(hessian_size));
   for (int i = 0; i < nc_; ++i) {
-    const int size = row_start_[static_cast<std::size_t>(i) + 1] - row_start_[static_cast<std::size_t>(i)];
-    hessian_start_[static_cast<std::size_t>(i) + 1] = hessian_start_[static_cast<std::size_t>(i)] + size * size;
-  }
-  hessian_v_rows_.resize(static_cast<std::size_t>(hessian_start_.back()));
-  if (ggl) hessian_q_rows_.resize(static_cast<std::size_t>(hessian_start_.back()));
-  for (int i = 0; i < nc_; ++i) {
-    const int begin = row_start_[static_cast<std::size_t>(i)], size = row_start_[static_cast<std::size_t>(i) + 1] - begin;
+    const int size = d.rowSize(i);
     for (int a = 0; a < size; ++a) {
       for (int b = 0; b < size; ++b) {
-        const int j = j_cols_[row_entries_[static_cast<std::size_t>(begin + a)]];
-        const int k = j_cols_[row_entries_[static_cast<std::size_t>(begin + b)]];
-        const auto slot = static_cast<std::size_t>(hessian_start_[static_cast<std::size_t>(i)] + a * size + b);
+        const int j = j_cols[d.rowEntry(i, a)];
+        const int k = j_cols[d.rowEntry(i, b)];
+        const auto slot = static_cast<std::size_t>(d.hessianStart(i) + a * size + b);
         hessian_v_rows_[slot] = at(nq_ + j, k);
         if (ggl) hessian_q_rows_[slot] = at(j, k);
       }
     }
   }
-  j0_ = Vector::Zero(nnz_j_);
-  j1_ = Vector::Zero(nnz_j_);
-  gamma0_ = Vector::Zero(nc_);
-  gamma1_ = Vector::Zero(nc_);
-  q_ = Vector::Zero(nq_);
-  v_ = Vector::Zero(nq_);
-  hessian_ = Vector::Zero(hessian_start_.back());
 }
 
 long IdaSparseNewton::position(int row, int col) const {
@@ -185,80 +132,47 @@ void IdaSparseNewton::assemble(double t, const double* y, const double* y_dot, d
   const Eigen::Map<const Vector> q(y, nq_), v(y + nq_, nq_), lambda(y + 2 * nq_, nc_);
   const Eigen::Map<const Vector> v_dot(y_dot + nq_, nq_);
   const double* mu = ggl_ ? y + 2 * nq_ + nc_ : nullptr;
+  // Hᵢ(j, k) = ∂J_ij/∂q_k and ∂γ/∂(q, v) (index-1 only uses ∂γ/∂v).
+  curvature_.evaluate(t, q, v, !ggl_);
+  const SparseDynamicsJacobian& d = curvature_;
+  const Vector& mass = d.massDiagonal();
+  const Vector& j0 = d.jacobianValues();
+  const IndexVector& j_cols = d.cols();
 
   // Structural blocks.
-  Vector& mass = v_;  // scratch: diag(M) (constant)
-  system_.massDiagonal(q, mass);
   for (int k = 0; k < nq_; ++k) {
     const auto uk = static_cast<std::size_t>(k);
     data[q_identity_[uk]] += c;
     data[v_identity_[uk]] += -1.0;
     data[mass_[uk]] += c * mass[k];
   }
-  system_.constraintJacobianValues(q, t, j0_);
   const double velocity_coefficient = ggl_ ? 1.0 : 2.0 * alpha_ + c;
   for (int p = 0; p < nnz_j_; ++p) {
     const auto up = static_cast<std::size_t>(p);
-    data[jt_lambda_[up]] += -j0_[p];
-    data[constraint_v_[up]] += velocity_coefficient * j0_[p];
+    data[jt_lambda_[up]] += -j0[p];
+    data[constraint_v_[up]] += velocity_coefficient * j0[p];
     if (ggl_) {
-      data[jt_mu_[up]] += j0_[p];
-      data[position_q_[up]] += j0_[p];
+      data[jt_mu_[up]] += j0[p];
+      data[position_q_[up]] += j0[p];
     } else {
-      data[constraint_q_[up]] += beta_ * beta_ * j0_[p];
+      data[constraint_q_[up]] += beta_ * beta_ * j0[p];
     }
   }
-
-  // Curvature: Hᵢ(j, k) = ∂J_ij/∂q_k and ∂γ/∂(q, v), by colored forward differences.
-  system_.constraintBias(q, v, t, gamma0_);
-  for (int color = 0; color < colors_; ++color) {
-    q_ = q;
-    for (int k = 0; k < nq_; ++k) {
-      if (column_color_[static_cast<std::size_t>(k)] == color) q_[k] += differenceStep(q[k]);
-    }
-    system_.constraintJacobianValues(q_, t, j1_);
-    system_.constraintBias(q_, v, t, gamma1_);
-    const int* column_of_row = &color_column_of_row_[static_cast<std::size_t>(color) * static_cast<std::size_t>(nc_)];
-    for (int i = 0; i < nc_; ++i) {
-      const int k = column_of_row[i];
-      if (k < 0) continue;
-      const double h = q_[k] - q[k];
-      const int begin = row_start_[static_cast<std::size_t>(i)], size = row_start_[static_cast<std::size_t>(i) + 1] - begin;
-      int b = 0;  // k's local index in row i
-      while (j_cols_[row_entries_[static_cast<std::size_t>(begin + b)]] != k) ++b;
-      for (int a = 0; a < size; ++a) {
-        const int p = row_entries_[static_cast<std::size_t>(begin + a)];
-        hessian_[hessian_start_[static_cast<std::size_t>(i)] + a * size + b] = (j1_[p] - j0_[p]) / h;
-      }
-      // ∂γᵢ/∂q_k sits where J(i, k) does in the F_c × q block.
-      const int p_k = row_entries_[static_cast<std::size_t>(begin + b)];
-      if (!ggl_) data[constraint_q_[static_cast<std::size_t>(p_k)]] += (gamma1_[i] - gamma0_[i]) / h;
-    }
-    if (!ggl_) {  // ∂γ/∂v along the same colors
-      v_ = v;
-      for (int k = 0; k < nq_; ++k) {
-        if (column_color_[static_cast<std::size_t>(k)] == color) v_[k] += differenceStep(v[k]);
-      }
-      system_.constraintBias(q, v_, t, gamma1_);
-      for (int i = 0; i < nc_; ++i) {
-        const int k = column_of_row[i];
-        if (k < 0) continue;
-        const int begin = row_start_[static_cast<std::size_t>(i)];
-        int b = 0;
-        while (j_cols_[row_entries_[static_cast<std::size_t>(begin + b)]] != k) ++b;
-        const int p_k = row_entries_[static_cast<std::size_t>(begin + b)];
-        data[constraint_v_[static_cast<std::size_t>(p_k)]] += (gamma1_[i] - gamma0_[i]) / (v_[k] - v[k]);
-      }
+  // ∂γ/∂q and ∂γ/∂v sit where J(i, k) does in the F_c blocks.
+  if (!ggl_) {
+    for (int p = 0; p < nnz_j_; ++p) {
+      data[constraint_q_[static_cast<std::size_t>(p)]] += d.gammaQ()[p];
+      data[constraint_v_[static_cast<std::size_t>(p)]] += d.gammaV()[p];
     }
   }
 
   // Σ wᵢ Hᵢ blocks and the Hᵢ x rows.
   for (int i = 0; i < nc_; ++i) {
-    const int begin = row_start_[static_cast<std::size_t>(i)], size = row_start_[static_cast<std::size_t>(i) + 1] - begin;
-    const double* H = &hessian_[hessian_start_[static_cast<std::size_t>(i)]];
+    const int size = d.rowSize(i);
+    const double* H = d.hessianValues().data() + d.hessianStart(i);
     for (int a = 0; a < size; ++a) {
       for (int b = 0; b < size; ++b) {
-        const auto slot = static_cast<std::size_t>(hessian_start_[static_cast<std::size_t>(i)] + a * size + b);
+        const auto slot = static_cast<std::size_t>(d.hessianStart(i) + a * size + b);
         data[hessian_v_rows_[slot]] += -lambda[i] * H[a * size + b];
         if (ggl_) data[hessian_q_rows_[slot]] += mu[i] * H[a * size + b];
       }
@@ -267,11 +181,11 @@ void IdaSparseNewton::assemble(double t, const double* y, const double* y_dot, d
     for (int b = 0; b < size; ++b) {
       double sum = 0.0;
       for (int a = 0; a < size; ++a) {
-        const int j = j_cols_[row_entries_[static_cast<std::size_t>(begin + a)]];
+        const int j = j_cols[d.rowEntry(i, a)];
         const double x = ggl_ ? v[j] : v_dot[j] + 2.0 * alpha_ * v[j];
         sum += x * H[a * size + b];
       }
-      data[constraint_q_[static_cast<std::size_t>(row_entries_[static_cast<std::size_t>(begin + b)])]] += sum;
+      data[constraint_q_[static_cast<std::size_t>(d.rowEntry(i, b))]] += sum;
     }
   }
 }

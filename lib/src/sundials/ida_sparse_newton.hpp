@@ -7,6 +7,7 @@
 
 #include "kktdae/stabilization/stabilization.hpp"
 #include "kktdae/system/constrained_system.hpp"
+#include "kktdae/system/sparse_dynamics_jacobian.hpp"
 
 namespace kktdae::detail {
 
@@ -19,10 +20,9 @@ namespace kktdae::detail {
 ///     F_c = Jv̇ + γ       ∂(Jv̇)/∂q + ∂γ/∂q + 2α∂(Jv)/∂q + β²J,   ∂γ/∂v + (2α + c) J
 ///     GGL: F_φ̇ = Jv      ∂(Jv)/∂q     J;           F_φ = φ:   J
 ///
-/// with Hᵢ = ∇²φᵢ. The structural blocks are exact; Hᵢ and ∂γ/∂(q, v) come from forward
-/// differences of J and γ along colored directions: columns of J that share no row are
-/// perturbed together (6 colors for a 3D chain), because row i depends only on the coordinates
-/// in its own pattern. A Newton matrix is allowed to be approximate; the differences are
+/// with Hᵢ = ∇²φᵢ. The structural blocks are exact; Hᵢ and ∂γ/∂(q, v) come from
+/// SparseDynamicsJacobian (colored forward differences of J and γ, the derivative code the other
+/// Newton matrices share). A Newton matrix is allowed to be approximate; the differences are
 /// O(√eps) accurate, which keeps Newton's convergence quadratic in practice.
 class IdaSparseNewton {
  public:
@@ -37,30 +37,23 @@ class IdaSparseNewton {
   /// Writes G's values at (t, y, ẏ) with coefficient c into `data` (nonZeros()). Allocates nothing.
   void assemble(double t, const double* y, const double* y_dot, double c, double* data);
   /// Colors of J's columns (the difference quotients per assembly: J once and γ twice each).
-  int colors() const { return colors_; }
+  int colors() const { return curvature_.colors(); }
+  /// Model calls made by assemble() so far.
+  long modelEvaluations() const { return curvature_.modelEvaluations(); }
 
  private:
   long position(int row, int col) const;  // init only
 
-  const ConstrainedSystem& system_;
+  SparseDynamicsJacobian curvature_;
   bool ggl_;
   double alpha_, beta_;
   int nq_, nc_, nnz_j_;
-  IndexVector j_rows_, j_cols_;            // model order
-  std::vector<int> row_start_;             // entries of row i: row_entries_[row_start_[i] .. row_start_[i+1])
-  std::vector<int> row_entries_;           // model indices, by row
-  int colors_ = 0;
-  std::vector<int> column_color_;          // nq
-  std::vector<int> color_column_of_row_;   // colors × nc: the column of color c in row i, or −1
   std::vector<sunindextype> column_start_, row_index_;
   // Positions in data of each contribution.
   std::vector<long> q_identity_, v_identity_, mass_;           // nq each: F_q×q, F_q×v, F_v×v diagonals
   std::vector<long> jt_lambda_, jt_mu_;                        // per J entry: F_v×λ (−Jᵀ), F_q×μ (Jᵀ)
   std::vector<long> constraint_q_, constraint_v_, position_q_; // per J entry: F_c×q, F_c×v, F_φ×q
   std::vector<long> hessian_v_rows_, hessian_q_rows_;          // per (row, a, b) of pattern_i²: F_v×q, F_q×q
-  std::vector<int> hessian_start_;                             // row i's block in the two above
-  // Scratch.
-  Vector j0_, j1_, gamma0_, gamma1_, q_, v_, hessian_;
 };
 
 }  // namespace kktdae::detail

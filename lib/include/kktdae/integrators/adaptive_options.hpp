@@ -29,6 +29,21 @@ enum class NewtonLinearSolver {
 /// "auto" / "dense" / "sparse" / "krylov".
 std::string_view toString(NewtonLinearSolver solver);
 
+/// Where the dense Newton matrix of cvode_bdf and ida_* comes from (the sparse and Krylov
+/// solvers have their own: see NewtonLinearSolver).
+enum class NewtonMatrix {
+  /// Assembled from the model's derivatives (DynamicsJacobian: M, J and columns of differences
+  /// of h, J, γ, S), docs/newton-matrices.md: about 2nq model calls per matrix instead of one
+  /// residual or right-hand side per column of the matrix.
+  Analytic,
+  /// SUNDIALS' own difference quotient: one residual (IDA) or right-hand side with its KKT solve
+  /// (CVODE) per column of the matrix.
+  DifferenceQuotient,
+};
+
+/// "analytic" / "difference_quotient".
+std::string_view toString(NewtonMatrix matrix);
+
 struct AdaptiveOptions {
   /// Relative tolerance of the local error test (> 0). Seed 002's lesson uses 1e-6.
   double rtol = 1e-6;
@@ -57,6 +72,9 @@ struct AdaptiveOptions {
   /// The Newton iterations' linear solver (see NewtonLinearSolver); Summary::linear_solver says
   /// which one ran.
   NewtonLinearSolver linear_solver = NewtonLinearSolver::Auto;
+  /// The dense Newton matrix's source (cvode_bdf, ida_*; see NewtonMatrix). Analytic falls back
+  /// to DifferenceQuotient for the soft constraint (Summary::notes says so).
+  NewtonMatrix newton_matrix = NewtonMatrix::Analytic;
   /// Krylov only: the largest Krylov subspace (SPGMR's maxl, ≥ 1).
   int krylov_dimension = 20;
 

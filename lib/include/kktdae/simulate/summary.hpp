@@ -62,7 +62,10 @@ struct Summary {
   long outputs = 0;     ///< states handed to the observer (the initial one included)
   long kkt_solves = 0;  ///< acceleration solves, all stages and output evaluations included
   long rhs_evaluations = 0;       ///< f(t, y) (CVODE), F(t, y, ẏ) (IDA) or KKT-solve stages (fixed)
-  long jacobian_evaluations = 0;  ///< Newton-matrix evaluations (difference quotients), adaptive only
+  long jacobian_evaluations = 0;  ///< Newton-matrix evaluations (analytic or difference quotients), adaptive only
+  /// Model and controller calls spent on assembled Newton matrices (AdaptiveOptions::newton_matrix
+  /// Analytic, and the sparse IDA matrix); a difference quotient's cost is in rhs_evaluations.
+  long newton_model_evaluations = 0;
   long linear_solver_setups = 0;  ///< factorizations of the Newton matrix, adaptive only
   long error_test_failures = 0;
   long convergence_failures = 0;  ///< nonlinear-solver convergence failures
