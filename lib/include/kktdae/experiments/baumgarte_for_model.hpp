@@ -24,7 +24,7 @@ struct ModelGuidanceOptions {
   long min_steps = 400;      ///< fixed-step: each bisection run has at least this many steps
   /// Fixed-step: the bisection runs start this far off the manifold in every constraint (φ's
   /// units), moved from the given start by the minimum-norm δq with J δq = offset.
-  double offset = 1e-3;
+  double offset = 2e-2;
   void validate() const;
 };
 
