@@ -301,9 +301,9 @@ TEST_CASE("constraints app: --baumgarte auto asks recommendBaumgarte for the int
                 .exit_code == 0);
     return dir / "metrics.json";
   }());
-  const kktdae::PendulumChain triple(kktdae::PendulumChainParams::uniform(3));
+  const kktdae::PendulumChain chain(kktdae::PendulumChainParams::uniform(2));  // the default --system double
   const kktdae::MotionTimeScale scale =
-      kktdae::measureMotionTimeScale(triple, triple.initialState(0.0), 2.0, kktdae::Integrator::CvodeBdf, 1e-7);
+      kktdae::measureMotionTimeScale(chain, chain.initialState(0.0), 2.0, kktdae::Integrator::CvodeBdf, 1e-7);
   CHECK(cvode["baumgarte"].get<double>() == Approx(scale.motion_rate));
   const AppRun ggl = runApp(KKTDAE_CONSTRAINTS_APP, "--integrator ida_ggl --baumgarte auto --no-rerun --out /tmp/x");
   CHECK(ggl.exit_code > 0);
