@@ -28,7 +28,8 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
       ->capture_default_str();
   app.add_option("--baumgarte", flags.baumgarte,
                  "Baumgarte frequency omega [rad/s]: feedback 2*omega*phidot + omega^2*phi (critically damped); "
-                 "'auto' asks recommendBaumgarte() for this integrator and dt")
+                 "'auto' asks recommendBaumgarte() for this integrator and dt (adaptive ones: for the chain's motion rate, "
+                 "measured by one short run)")
       ->capture_default_str();
   app.add_option("--dt", flags.dt, "time step [s]; the output spacing of the adaptive integrators")
       ->check(finitePositive())
@@ -72,16 +73,29 @@ void finishConstraintsFlags(ConstraintsFlags& flags) {
                                                   "or baumgarte)");
   }
   if (flags.baumgarte == "auto") {
-    // recommendBaumgarte() needs a fixed step to size the gain against (docs/baumgarte.md).
-    if (kktdae::isAdaptive(integrator)) {
-      throw CLI::ValidationError("--baumgarte", "'auto' sizes the gain for a fixed-step integrator; " +
-                                                    flags.integrator + " chooses its own steps: give a number");
+    if (integrator == kktdae::Integrator::IdaGgl) {
+      throw CLI::ValidationError("--baumgarte", "'auto' does not apply to ida_ggl: it uses no Baumgarte gain, "
+                                                "GGL holds phi = 0 and phi_dot = 0 itself");
     }
     if (integrator == kktdae::Integrator::Rattle) {
       throw CLI::ValidationError("--baumgarte", "'auto' does not apply to rattle: it uses no Baumgarte gain, "
                                                 "every step solves phi = 0 and J qdot = 0 itself");
     }
-    flags.baumgarte_omega = kktdae::recommendBaumgarte(integrator, flags.dt).omega;
+    if (kktdae::isAdaptive(integrator)) {
+      // The adaptive gain follows the chain's own motion rate, measured by one short run at the
+      // run's tolerance without feedback (docs/baumgarte.md §9).
+      const int links = flags.links ? *flags.links : flags.system == "pendulum" ? 1 : flags.system == "double" ? 2 : 3;
+      const kktdae::PendulumChain chain(kktdae::PendulumChainParams::uniform(links));
+      kktdae::ModelGuidanceOptions guidance;
+      const double length = flags.dt * static_cast<double>(flags.steps);
+      guidance.horizon = length > 0.0 ? std::min(2.0, length) : 2.0;
+      guidance.tolerance = flags.rtol;
+      flags.baumgarte_omega = kktdae::recommendBaumgarteForModel(chain, chain.initialState(flags.tilt.value_or(0.0)),
+                                                                 integrator, flags.dt, guidance)
+                                  .recommendation.omega;
+    } else {
+      flags.baumgarte_omega = kktdae::recommendBaumgarte(integrator, flags.dt).omega;
+    }
   } else {
     flags.baumgarte_omega = parseNonNegative("--baumgarte", flags.baumgarte);
   }

@@ -11,6 +11,7 @@
 #include "common/json_output.hpp"
 #include "common/number_format.hpp"
 #include "common/run_directory.hpp"
+#include "errdyn/errdyn_adaptive.hpp"
 #include "errdyn/errdyn_maps.hpp"
 #include "errdyn/errdyn_trajectory.hpp"
 #include "kktdae/kktdae.hpp"
@@ -34,6 +35,7 @@ struct Flags {
   bool limits = true;
   int threads = 0;      ///< threads for the independent runs; 0 = all cores
   bool trajectory = false;  ///< the trajectory-based limits and the soft-constraint decay (costs runs)
+  bool adaptive = false;    ///< the gains of the adaptive integrators, scanned over ω (costs runs)
 };
 
 const std::vector<Integrator> kFixedStep = {Integrator::ExplicitEuler, Integrator::SemiImplicitEuler, Integrator::Rk4};
@@ -50,6 +52,7 @@ std::vector<std::string> errdynFiles() {
       for (const char* extension : {".csv", ".gp", ".png"}) files.push_back(stem + extension);
     }
   }
+  for (const std::string& file : adaptiveGainFiles()) files.push_back(file);
   return files;
 }
 
@@ -272,6 +275,13 @@ int run(const Flags& flags) {
     }
   }
   if (flags.trajectory && !interrupted()) document["trajectory"] = runTrajectory(dir, models, flags.threads);
+  if (flags.adaptive && !interrupted()) {
+    std::printf("\nBaumgarte gains of the adaptive integrators (rtol = atol; work = RHS/residual evaluations;\n"
+                "best = highest scd - log10(work) over omega = 10^(k/4), 0.1 .. 1e6)\n");
+    std::vector<std::string> lines;
+    document["adaptive"] = runAdaptiveGains(dir, flags.threads, lines);
+    for (const std::string& line : lines) std::printf("  %s\n", line.c_str());
+  }
   writeJson(dir, "errdyn.json", document);
   std::printf("\nresults: %s\n", dir.file("errdyn.json").c_str());
   if (interrupted()) outcome = RunOutcome::Interrupted;
@@ -299,6 +309,9 @@ int main(int argc, char** argv) {
   app.add_flag("--trajectory", flags.trajectory,
                "also predict the limits from the trajectory and compare with bisected measurements, and check the "
                "soft constraints' decay (docs/baumgarte.md sections 5-7; several minutes)");
+  app.add_flag("--adaptive", flags.adaptive,
+               "also scan the Baumgarte gain of cvode_bdf and ida_index1 over omega and tolerance on five models "
+               "and compare the best with recommendBaumgarte (docs/baumgarte.md section 9; minutes)");
   app.add_option("--threads", flags.threads,
                  "threads for the independent runs (0: all cores); every output is the same for any count")
       ->check(integerInRange(0, kktdae::kMaxSweepThreads))

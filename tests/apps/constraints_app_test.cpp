@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "apps/app_runner.hpp"
+#include "kktdae/kktdae.hpp"
 
 using namespace kktdae::testing;
 using Catch::Matchers::Contains;
@@ -292,7 +293,19 @@ TEST_CASE("constraints app: --baumgarte auto asks recommendBaumgarte for the int
     return dir / "metrics.json";
   }());
   CHECK(rk4["baumgarte"].get<double>() == Approx(20.0));
-  const AppRun adaptive = runApp(KKTDAE_CONSTRAINTS_APP, "--integrator cvode_bdf --baumgarte auto --no-rerun --out /tmp/x");
-  CHECK(adaptive.exit_code > 0);
-  CHECK_THAT(adaptive.output, Contains("--baumgarte"));
+  // An adaptive run takes the chain's motion rate, measured at the run's tolerance (docs §9).
+  const auto cvode = readJson([&] {
+    const auto dir = freshOutputDir("auto_cvode");
+    REQUIRE(runApp(KKTDAE_CONSTRAINTS_APP, "--integrator cvode_bdf --rtol 1e-7 --steps 400 --baumgarte auto "
+                                           "--no-rerun --out '" + dir.string() + "'")
+                .exit_code == 0);
+    return dir / "metrics.json";
+  }());
+  const kktdae::PendulumChain chain(kktdae::PendulumChainParams::uniform(2));  // the default --system double
+  const kktdae::MotionTimeScale scale =
+      kktdae::measureMotionTimeScale(chain, chain.initialState(0.0), 2.0, kktdae::Integrator::CvodeBdf, 1e-7);
+  CHECK(cvode["baumgarte"].get<double>() == Approx(scale.motion_rate));
+  const AppRun ggl = runApp(KKTDAE_CONSTRAINTS_APP, "--integrator ida_ggl --baumgarte auto --no-rerun --out /tmp/x");
+  CHECK(ggl.exit_code > 0);
+  CHECK_THAT(ggl.output, Contains("--baumgarte"));
 }

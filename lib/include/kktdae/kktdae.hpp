@@ -5,6 +5,8 @@
 #include "kktdae/core/checks.hpp"
 #include "kktdae/core/state.hpp"
 #include "kktdae/core/types.hpp"
+#include "kktdae/experiments/adaptive_gain.hpp"
+#include "kktdae/experiments/baumgarte_for_model.hpp"
 #include "kktdae/experiments/chain_comparison.hpp"
 #include "kktdae/experiments/error_dynamics_check.hpp"
 #include "kktdae/experiments/limit_comparison.hpp"

@@ -18,21 +18,58 @@ std::string fourDigits(double value) {
 void BaumgarteGuidanceOptions::validate() const {
   requireNonNegative("zeta", zeta);
   if (!(safety >= 0.0 && safety < 1.0)) throwInvalid("safety", "must be in [0, 1), got " + formatDouble(safety));
+  requireNonNegative("motion_rate", motion_rate);
+  requireNonNegative("mean_step", mean_step);
+  requireNonNegative("measured_limit", measured_limit);
 }
 
-BaumgarteRecommendation recommendBaumgarte(Integrator integrator, double dt, const BaumgarteGuidanceOptions& options) {
-  requirePositive("dt", dt);
-  options.validate();
-  if (isAdaptive(integrator)) {
-    throwInvalid("integrator", std::string(toString(integrator)) +
-                                   " chooses its own steps: pick gains from the physics (docs/baumgarte.md)");
+double adaptiveStiffnessCap(Integrator integrator) {
+  if (integrator == Integrator::IdaIndex1) return 3.0;
+  if (integrator == Integrator::CvodeBdf || integrator == Integrator::CvodeAdams) return 0.3;
+  throwInvalid("integrator", std::string(toString(integrator)) + " is not an adaptive integrator with Baumgarte terms");
+}
+
+namespace {
+
+BaumgarteRecommendation recommendAdaptive(Integrator integrator, const BaumgarteGuidanceOptions& options) {
+  if (integrator == Integrator::IdaGgl) {
+    throwInvalid("integrator", "ida_ggl uses no Baumgarte gain: GGL holds phi = 0 and phi_dot = 0 itself");
   }
+  if (!(options.motion_rate > 0.0)) {
+    throwInvalid("motion_rate", std::string(toString(integrator)) + " chooses its own steps: the gain follows the " +
+                                    "motion's rate Omega, which must be > 0 (measureMotionTimeScale), got " +
+                                    formatDouble(options.motion_rate));
+  }
+  BaumgarteRecommendation r;
+  r.omega = options.motion_rate;
+  r.reasoning = std::string(toString(integrator)) + " chooses its own steps: omega = the motion's rate " +
+                fourDigits(options.motion_rate) + " rad/s removes the drift as fast as the motion makes error";
+  if (options.mean_step > 0.0) {
+    const double cap = adaptiveStiffnessCap(integrator) / options.mean_step;
+    if (cap < r.omega) {
+      r.omega = cap;
+      r.reasoning += ", capped at " + fourDigits(adaptiveStiffnessCap(integrator)) + " / mean step " +
+                     fourDigits(options.mean_step) + " s so the feedback adds no stiffness the steps must resolve";
+    }
+    r.dt_omega = r.omega * options.mean_step;
+  }
+  r.stabilization = Stabilization::fromDampingRatio(options.zeta, r.omega);
+  return r;
+}
+
+}  // namespace
+
+BaumgarteRecommendation recommendBaumgarte(Integrator integrator, double dt, const BaumgarteGuidanceOptions& options) {
+  options.validate();
+  if (isAdaptive(integrator)) return recommendAdaptive(integrator, options);
+  requirePositive("dt", dt);
   if (integrator == Integrator::Rattle) {
     throwInvalid("integrator", "rattle uses no Baumgarte gain: every step solves phi = 0 and J qdot = 0 itself "
                                "(docs/integrators.md, RATTLE)");
   }
   BaumgarteRecommendation r;
-  r.dt_omega_limit = baumgarteStabilityLimit(integrator, options.zeta);
+  r.dt_omega_limit =
+      options.measured_limit > 0.0 ? options.measured_limit : baumgarteStabilityLimit(integrator, options.zeta);
   if (!(r.dt_omega_limit > 0.0)) {
     throwInvalid("zeta", "explicit Euler has no stable Baumgarte gain without damping (zeta = 0)");
   }
@@ -46,6 +83,7 @@ BaumgarteRecommendation recommendBaumgarte(Integrator integrator, double dt, con
     r.reasoning = std::string(toString(integrator)) + " drifts O(dt) per step: the strongest correction that stays " +
                   "stable, " + fourDigits(safety) + " of the limit dt*omega = " + fourDigits(r.dt_omega_limit);
   }
+  if (options.measured_limit > 0.0) r.reasoning += " (measured on the model)";
   r.omega = r.dt_omega / dt;
   r.stabilization = Stabilization::fromDampingRatio(options.zeta, r.omega);
   return r;

@@ -15,14 +15,33 @@ struct BaumgarteGuidanceOptions {
   /// Fraction of the discrete stability limit to use, in (0, 1); 0 picks the integrator's default
   /// (see recommendBaumgarte).
   double safety = 0.0;
+  /// Adaptive integrators only (required > 0 for them): the motion's own rate Ω [rad/s], how
+  /// fast it turns its velocity — measureMotionTimeScale() measures it from one run without
+  /// feedback (experiments/adaptive_gain.hpp); for a pendulum, its frequency.
+  double motion_rate = 0.0;
+  /// Adaptive integrators only: the mean step [s] the error test takes without feedback at the
+  /// run's tolerance (measureMotionTimeScale()); 0 = unknown, no stiffness cap. It caps ω below
+  /// stiffness_cap / mean_step, so a tighter tolerance (smaller steps) never lowers ω.
+  double mean_step = 0.0;
+  /// Fixed-step integrators only: a measured stability limit of dt·ω for the user's model at this
+  /// dt (recommendBaumgarteForModel() bisects one); 0 uses the closed form of the linear model.
+  double measured_limit = 0.0;
   void validate() const;
 };
+
+/// The ω·h above which an adaptive integrator's work starts to grow with ω (measured on five
+/// models, docs/baumgarte.md §9): recommendBaumgarte caps ω at this over the mean step.
+/// cvode_bdf (and cvode_adams) integrate the stiff mode −ω and pay for it from ω·h ≈ 0.3 (+10 %
+/// work, ×2–5 at 1); ida_index1 solves the Baumgarte row implicitly and pays from ω·h ≈ 3
+/// (×1.5–2.5), its Newton iterations failing from 10–30 (×100 and more). Throws
+/// std::invalid_argument for integrators without an adaptive Baumgarte gain.
+double adaptiveStiffnessCap(Integrator integrator);
 
 struct BaumgarteRecommendation {
   Stabilization stabilization;  ///< α = ζ ω, β = ω
   double omega = 0.0;           ///< ω [rad/s]
   double dt_omega = 0.0;        ///< dt · ω used
-  double dt_omega_limit = 0.0;  ///< baumgarteStabilityLimit(integrator, ζ)
+  double dt_omega_limit = 0.0;  ///< the limit used: measured_limit if given, else baumgarteStabilityLimit(integrator, ζ); 0 for adaptive
   std::string reasoning;        ///< one sentence a user can read
 };
 
@@ -35,8 +54,16 @@ struct BaumgarteRecommendation {
 /// - RK4's drift is O(dt⁴) and a stiff correction adds more truncation error than it removes,
 ///   so ω = 0.1 / dt (dt·ω = 0.1, or half the limit if that is smaller, as for strongly over-damped
 ///   ζ; measured: worst link error 4.5e-7 at ω = 20 vs 2e-4 at ω = 280).
-/// Throws std::invalid_argument for adaptive integrators and rattle (which uses no gain), dt ≤ 0
-/// or invalid options; for explicit Euler with ζ = 0 (no stable gain exists).
+/// - adaptive integrators with Baumgarte terms (cvode_bdf, cvode_adams, ida_index1) take their
+///   own steps, so no discrete limit applies: the gain should remove the drift about as fast as
+///   the motion creates error along the manifold, ω = Ω (options.motion_rate), and no faster
+///   than the step the error test allows, ω ≤ adaptiveStiffnessCap / mean_step (measured: ω = Ω
+///   is within 0.1 digits per decade of work of the best for cvode_bdf on 14 of 15 model ×
+///   tolerance cases; dt·ω is then reported with dt = mean_step, 0 if unknown).
+/// For fixed-step integrators a measured_limit replaces the closed-form limit the safety factor
+/// applies to. Throws std::invalid_argument for ida_ggl and rattle (which use no gain), an
+/// adaptive integrator without motion_rate, dt ≤ 0 (fixed-step) or invalid options; for explicit
+/// Euler with ζ = 0 (no stable gain exists).
 BaumgarteRecommendation recommendBaumgarte(Integrator integrator, double dt,
                                            const BaumgarteGuidanceOptions& options = {});
 

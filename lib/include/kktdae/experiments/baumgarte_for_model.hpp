@@ -1,0 +1,45 @@
+#pragma once
+/// @file
+/// recommendBaumgarte() fed from the user's own model: one short run measures what the closed
+/// forms cannot know — the motion's rate and the error test's step for an adaptive integrator,
+/// or the real stability limit of dt·ω for a fixed-step one (docs/baumgarte.md §4, §9).
+
+#include "kktdae/experiments/adaptive_gain.hpp"
+#include "kktdae/experiments/stability_bisection.hpp"
+#include "kktdae/stabilization/baumgarte_guidance.hpp"
+
+namespace kktdae {
+
+struct ModelGuidanceOptions {
+  /// ζ and safety as for recommendBaumgarte(); motion_rate, mean_step and measured_limit are
+  /// filled in from the measurement (a value given here is overwritten).
+  BaumgarteGuidanceOptions guidance;
+  double horizon = 2.0;      ///< length of the measuring run(s) [s] from the start
+  /// Adaptive: rtol = atol of the measuring run; give the run's own, since the mean step (the
+  /// stiffness cap) depends on it.
+  double tolerance = 1e-6;
+  /// Fixed-step: bisect the real stability limit of dt·ω on this model (about a dozen runs of
+  /// max(horizon, min_steps·dt)) and take the safety factor from it; false uses the closed form.
+  bool measure_limit = true;
+  long min_steps = 400;      ///< fixed-step: each bisection run has at least this many steps
+  /// Fixed-step: the bisection runs start this far off the manifold in every constraint (φ's
+  /// units), moved from the given start by the minimum-norm δq with J δq = offset.
+  double offset = 2e-2;
+  void validate() const;
+};
+
+struct ModelGuidance {
+  BaumgarteRecommendation recommendation;
+  MotionTimeScale time_scale;   ///< adaptive integrators: what was measured
+  StabilityBisection limit;     ///< fixed-step with measure_limit: the bisection (found, runs, bracket)
+};
+
+/// Measures what recommendBaumgarte() needs for `integrator` on `system` from `start` (on or off
+/// the manifold) and returns its recommendation. For a fixed-step integrator whose bisection finds
+/// no limit in its bracket, the closed form is used and limit.message says why. Throws
+/// std::invalid_argument as recommendBaumgarte() does, for invalid options, and for an adaptive
+/// model at rest over the whole run.
+ModelGuidance recommendBaumgarteForModel(const ConstrainedSystem& system, const State& start, Integrator integrator,
+                                         double dt, const ModelGuidanceOptions& options = {});
+
+}  // namespace kktdae

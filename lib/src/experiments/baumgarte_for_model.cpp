@@ -1,0 +1,59 @@
+#include "kktdae/experiments/baumgarte_for_model.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <Eigen/QR>
+
+#include "kktdae/core/checks.hpp"
+#include "kktdae/stabilization/error_dynamics.hpp"
+
+namespace kktdae {
+
+void ModelGuidanceOptions::validate() const {
+  guidance.validate();
+  requirePositive("horizon", horizon);
+  requirePositive("tolerance", tolerance);
+  if (min_steps < 1) throwInvalid("min_steps", "must be >= 1, got " + std::to_string(min_steps));
+  requirePositive("offset", offset);
+}
+
+ModelGuidance recommendBaumgarteForModel(const ConstrainedSystem& system, const State& start, Integrator integrator,
+                                         double dt, const ModelGuidanceOptions& options) {
+  options.validate();
+  ModelGuidance out;
+  BaumgarteGuidanceOptions guidance = options.guidance;
+  guidance.motion_rate = 0.0;
+  guidance.mean_step = 0.0;
+  guidance.measured_limit = 0.0;
+  if (isAdaptive(integrator)) {
+    if (integrator == Integrator::IdaGgl) return {recommendBaumgarte(integrator, dt, guidance), {}, {}};
+    out.time_scale =
+        measureMotionTimeScale(system, start, start.t + options.horizon, integrator, options.tolerance);
+    guidance.motion_rate = out.time_scale.motion_rate;
+    if (out.time_scale.summary.ok()) guidance.mean_step = out.time_scale.mean_step;
+    out.recommendation = recommendBaumgarte(integrator, dt, guidance);
+    return out;
+  }
+  if (options.measure_limit && integrator != Integrator::Rattle) {
+    requirePositive("dt", dt);
+    // The bisection classifies the error's decay from e0, so it needs a start off the manifold.
+    State off = start;
+    Matrix J(system.nc(), system.nq());
+    system.constraintJacobian(start.q, start.t, J);
+    off.q += J.completeOrthogonalDecomposition().solve(Vector::Constant(system.nc(), options.offset));
+    StabilityBisectionOptions bisection;
+    bisection.integrator = integrator;
+    bisection.dt = dt;
+    bisection.zeta = guidance.zeta;
+    bisection.horizon = options.horizon;
+    bisection.min_steps = options.min_steps;
+    out.limit = bisectStabilityLimit(system, off, bisection);
+    if (out.limit.found) guidance.measured_limit = out.limit.limit;
+    spdlog::debug("recommendBaumgarteForModel: measured limit {} ({} runs){}", out.limit.limit, out.limit.runs,
+                  out.limit.found ? "" : ": " + out.limit.message);
+  }
+  out.recommendation = recommendBaumgarte(integrator, dt, guidance);
+  return out;
+}
+
+}  // namespace kktdae

@@ -1,0 +1,82 @@
+// The adaptive integrators' Baumgarte gain measured (experiments/adaptive_gain.hpp) and
+// recommended for a model (experiments/baumgarte_for_model.hpp; docs/baumgarte.md §4, §9).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "kktdae/kktdae.hpp"
+
+using namespace kktdae;
+using Catch::Matchers::Contains;
+
+TEST_CASE("motion time scale: a small-amplitude pendulum turns at sqrt(g/L)", "[experiments][errdyn]") {
+  const PendulumChain pendulum(PendulumChainParams::uniform(1));
+  State start = pendulum.initialState(0.0);
+  const double theta = 0.05, length = pendulum.params().lengths[0];
+  start.q << length * std::sin(theta), -length * std::cos(theta), 0.0;
+  start.v.setZero();
+  // Ten periods: the averages of v² and a² over a whole number of swings have the ratio ω².
+  const double frequency = std::sqrt(pendulum.params().gravity / length);
+  const double horizon = 10.0 * 2.0 * M_PI / frequency;
+  const MotionTimeScale scale = measureMotionTimeScale(pendulum, start, horizon, Integrator::CvodeBdf, 1e-9, 2000);
+  REQUIRE(scale.summary.ok());
+  CHECK(scale.motion_rate == Approx(frequency).epsilon(2e-3));
+  CHECK(scale.mean_step == Approx(horizon / static_cast<double>(scale.summary.steps)));
+  start.q << 0.0, -length, 0.0;  // hanging at rest: no motion, no time scale
+  CHECK_THROWS_WITH(measureMotionTimeScale(pendulum, start, 1.0, Integrator::CvodeBdf, 1e-6), Contains("rest"));
+}
+
+TEST_CASE("adaptive gain scan: on the double pendulum feedback beats none, and the recommendation is within a "
+          "factor 2 of the best",
+          "[experiments][errdyn]") {
+  const PendulumChain chain(PendulumChainParams::uniform(2));
+  AdaptiveGainProblem problem;
+  problem.name = "chain2";
+  problem.system = &chain;
+  problem.start = chain.initialState(0.3);
+  problem.t_end = 2.0;
+  problem.reference_q = adaptiveGainReference(chain, problem.start, problem.t_end);
+  AdaptiveGainOptions options;
+  options.integrators = {Integrator::CvodeBdf};
+  options.tolerances = {1e-7};
+  for (int k = -2; k <= 8; ++k) options.omegas.push_back(std::pow(10.0, 0.25 * k));  // 0.32 .. 100
+  const AdaptiveGainScan scan = scanAdaptiveGains(problem, options);
+  REQUIRE(scan.runs.size() == options.omegas.size() + 1);
+  REQUIRE(scan.best.size() == 1);
+  const AdaptiveGainBest& best = scan.best[0];
+  for (const AdaptiveGainRun& run : scan.runs) REQUIRE(run.reached_end);
+  CHECK(best.best.efficiency > best.unstabilized.efficiency + 0.3);
+  CHECK(best.best.efficiency == Approx(best.best.scd - std::log10(static_cast<double>(best.best.work))));
+  ModelGuidanceOptions guidance;
+  guidance.horizon = problem.t_end;
+  guidance.tolerance = 1e-7;
+  const double omega =
+      recommendBaumgarteForModel(chain, problem.start, Integrator::CvodeBdf, 0.01, guidance).recommendation.omega;
+  CHECK(omega / best.smoothed_best_omega >= 0.5);
+  CHECK(omega / best.smoothed_best_omega <= 2.0);
+  options.omegas = {2.0, 1.0};
+  CHECK_THROWS_WITH(scanAdaptiveGains(problem, options), Contains("ascending"));
+  options.omegas = {1.0};
+  options.integrators = {Integrator::IdaGgl};
+  CHECK_THROWS_WITH(scanAdaptiveGains(problem, options), Contains("ida_ggl"));
+}
+
+TEST_CASE("guidance for a model: rk4's measured limit on the double pendulum sits below the closed form",
+          "[experiments][errdyn]") {
+  const PendulumChain chain(PendulumChainParams::uniform(2));
+  ModelGuidanceOptions options;
+  options.guidance.safety = 0.5;
+  const ModelGuidance g = recommendBaumgarteForModel(chain, chain.initialState(0.3), Integrator::Rk4, 0.01, options);
+  REQUIRE(g.limit.found);
+  const double closed = baumgarteStabilityLimit(Integrator::Rk4, 1.0);
+  CHECK(g.limit.limit < closed);
+  CHECK(g.limit.limit > 0.5 * closed);
+  CHECK(g.recommendation.dt_omega_limit == g.limit.limit);
+  CHECK(g.recommendation.dt_omega == Approx(0.5 * g.limit.limit));
+  // Semi-implicit Euler keeps its linear limit on the moving chain (docs §3, §5).
+  const ModelGuidance semi =
+      recommendBaumgarteForModel(chain, chain.initialState(0.3), Integrator::SemiImplicitEuler, 0.01, options);
+  REQUIRE(semi.limit.found);
+  CHECK(semi.limit.limit ==
+        Approx(baumgarteStabilityLimit(Integrator::SemiImplicitEuler, 1.0)).margin(2e-3));
+}

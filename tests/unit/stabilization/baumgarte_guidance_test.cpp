@@ -1,0 +1,80 @@
+// recommendBaumgarte for the adaptive integrators (stabilization/baumgarte_guidance.hpp): the
+// gain follows the motion's rate, is capped by the error test's step, never falls as the
+// tolerance tightens, and is refused where no gain applies (docs/baumgarte.md §9).
+#include <catch2/catch.hpp>
+
+#include "kktdae/kktdae.hpp"
+
+using namespace kktdae;
+using Catch::Matchers::Contains;
+
+TEST_CASE("adaptive guidance: omega is the motion rate, capped at the stiffness cap over the mean step",
+          "[stabilization][errdyn]") {
+  for (Integrator integrator : {Integrator::CvodeBdf, Integrator::CvodeAdams, Integrator::IdaIndex1}) {
+    BaumgarteGuidanceOptions options;
+    options.motion_rate = 3.7;
+    const auto free = recommendBaumgarte(integrator, 0.01, options);
+    CHECK(free.omega == 3.7);
+    CHECK(free.stabilization.alpha == free.stabilization.beta);
+    options.mean_step = 0.01;  // Ω·h = 0.037: below every cap
+    CHECK(recommendBaumgarte(integrator, 0.01, options).omega == 3.7);
+    CHECK(recommendBaumgarte(integrator, 0.01, options).dt_omega == Approx(0.037));
+    options.mean_step = 1.0;  // Ω·h = 3.7: above every cap
+    const auto capped = recommendBaumgarte(integrator, 0.01, options);
+    CHECK(capped.omega == Approx(adaptiveStiffnessCap(integrator) / 1.0));
+    CHECK_THAT(capped.reasoning, Contains("capped"));
+  }
+  // The implicit Baumgarte row of ida_index1 tolerates a stiffer gain than CVODE's ODE.
+  CHECK(adaptiveStiffnessCap(Integrator::IdaIndex1) > adaptiveStiffnessCap(Integrator::CvodeBdf));
+}
+
+TEST_CASE("adaptive guidance: omega never falls as the tolerance tightens (measured mean steps)",
+          "[stabilization][errdyn]") {
+  const PendulumChain chain(PendulumChainParams::uniform(2));
+  const State start = chain.initialState(0.3);
+  for (Integrator integrator : {Integrator::CvodeBdf, Integrator::IdaIndex1}) {
+    // A motion rate fast enough for the cap to bind at the loose tolerances and not at the tight.
+    BaumgarteGuidanceOptions options;
+    options.motion_rate = 40.0 * adaptiveStiffnessCap(integrator);
+    double previous_step = std::numeric_limits<double>::infinity(), previous_omega = 0.0;
+    bool capped = false, free = false;
+    for (double tolerance : {1e-3, 1e-5, 1e-7, 1e-10}) {
+      const MotionTimeScale scale = measureMotionTimeScale(chain, start, 2.0, integrator, tolerance);
+      REQUIRE(scale.summary.ok());
+      CHECK(scale.mean_step < previous_step);  // the error test's steps shrink...
+      options.mean_step = scale.mean_step;
+      const double omega = recommendBaumgarte(integrator, 0.01, options).omega;
+      CHECK(omega >= previous_omega);  // ...so the cap only rises
+      (omega < options.motion_rate ? capped : free) = true;
+      previous_step = scale.mean_step;
+      previous_omega = omega;
+    }
+    CHECK(capped);
+    CHECK(free);
+  }
+}
+
+TEST_CASE("adaptive guidance: refuses what has no gain or no time scale", "[stabilization][errdyn]") {
+  BaumgarteGuidanceOptions options;
+  options.motion_rate = 3.0;
+  CHECK_THROWS_WITH(recommendBaumgarte(Integrator::IdaGgl, 0.01, options), Contains("ida_ggl"));
+  CHECK_THROWS_WITH(recommendBaumgarte(Integrator::Rattle, 0.01, options), Contains("rattle"));
+  CHECK_THROWS_WITH(recommendBaumgarte(Integrator::CvodeBdf, 0.01), Contains("motion_rate"));
+  options.mean_step = -1.0;
+  CHECK_THROWS_WITH(recommendBaumgarte(Integrator::CvodeBdf, 0.01, options), Contains("mean_step"));
+  CHECK_THROWS_WITH(adaptiveStiffnessCap(Integrator::Rk4), Contains("rk4"));
+  // A fixed-step integrator still needs its step.
+  CHECK_THROWS_WITH(recommendBaumgarte(Integrator::Rk4, 0.0), Contains("dt"));
+}
+
+TEST_CASE("fixed-step guidance: a measured limit replaces the closed form under the safety factor",
+          "[stabilization][errdyn]") {
+  BaumgarteGuidanceOptions options;
+  options.measured_limit = 0.6;
+  const auto semi = recommendBaumgarte(Integrator::SemiImplicitEuler, 0.005, options);
+  CHECK(semi.dt_omega_limit == 0.6);
+  CHECK(semi.dt_omega == Approx(0.3));
+  CHECK_THAT(semi.reasoning, Contains("measured"));
+  options.measured_limit = 0.15;  // below twice RK4's gentle 0.1: half the limit wins
+  CHECK(recommendBaumgarte(Integrator::Rk4, 0.005, options).dt_omega == Approx(0.075));
+}
