@@ -122,7 +122,7 @@ CvodeDenseJacobian::CvodeDenseJacobian(const ConstrainedSystem& system, const St
       kkt_(Matrix::Zero(nq_ + nc_, nq_ + nc_)),
       rhs_(Matrix::Zero(nq_ + nc_, 2 * nq_)),
       solution_(Matrix::Zero(nq_ + nc_, 2 * nq_)),
-      lu_(nq_ + nc_) {}
+      decomposition_(nq_ + nc_, nq_ + nc_) {}
 
 bool CvodeDenseJacobian::assemble(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef a,
                                   ConstVectorRef lambda, double* data) {
@@ -142,8 +142,8 @@ bool CvodeDenseJacobian::assemble(double t, ConstVectorRef q, ConstVectorRef v, 
     }
     rhs_.bottomRightCorner(nc_, nq_) = -(d.constraintV() + 2.0 * alpha_ * d.jacobian());
   }
-  lu_.compute(kkt_);
-  solution_.noalias() = lu_.solve(rhs_);
+  decomposition_.compute(kkt_);
+  solution_ = decomposition_.solve(rhs_);
   Eigen::Map<Matrix> jac(data, 2 * nq_, 2 * nq_);
   jac.topRows(nq_).setZero();
   jac.block(0, nq_, nq_, nq_).diagonal().setOnes();

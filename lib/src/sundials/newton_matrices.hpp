@@ -9,7 +9,7 @@
 #include "kktdae/stabilization/stabilization.hpp"
 #include "kktdae/system/dynamics_jacobian.hpp"
 
-#include <Eigen/LU>
+#include <Eigen/QR>
 
 namespace kktdae::detail {
 
@@ -59,7 +59,9 @@ class IdaDenseNewton {
 };
 
 /// ∂f/∂y of CVODE's y = (q, v), f = (v, a(t, q, v)): the KKT system differentiated,
-///     [M −Jᵀ; J 0] [∂a; ∂λ] = −[K  C; ∂c/∂q + 2α ∂φ̇/∂q + β²J   ∂c/∂v + 2αJ].
+///     [M −Jᵀ; J 0] [∂a; ∂λ] = −[K  C; ∂c/∂q + 2α ∂φ̇/∂q + β²J   ∂c/∂v + 2αJ],
+/// solved by a complete orthogonal decomposition: with redundant constraints the block matrix is
+/// singular, ∂λ is not unique but ∂a is, and the minimum-norm solution gives it.
 class CvodeDenseJacobian {
  public:
   CvodeDenseJacobian(const ConstrainedSystem& system, const Stabilization& stabilization,
@@ -75,7 +77,7 @@ class CvodeDenseJacobian {
   double alpha_, beta_;
   int nq_, nc_;
   Matrix kkt_, rhs_, solution_;
-  Eigen::PartialPivLU<Matrix> lu_;
+  Eigen::CompleteOrthogonalDecomposition<Matrix> decomposition_;
 };
 
 }  // namespace kktdae::detail
