@@ -58,7 +58,7 @@ struct BaumgarteRecommendation {
 ///   own steps, so no discrete limit applies: the gain should remove the drift about as fast as
 ///   the motion creates error along the manifold, ω = Ω (options.motion_rate), and no faster
 ///   than the step the error test allows, ω ≤ adaptiveStiffnessCap / mean_step (measured: ω = Ω
-///   is within 0.1 digits per decade of work of the best for cvode_bdf on 14 of 15 model ×
+///   is within 0.1 of the best scd − log₁₀(work) for cvode_bdf on 14 of 15 model ×
 ///   tolerance cases; dt·ω is then reported with dt = mean_step, 0 if unknown).
 /// For fixed-step integrators a measured_limit replaces the closed-form limit the safety factor
 /// applies to. Throws std::invalid_argument for ida_ggl and rattle (which use no gain), an
