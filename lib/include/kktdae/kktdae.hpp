@@ -33,6 +33,7 @@
 #include "kktdae/models/point_on_plane.hpp"
 #include "kktdae/parallel/sweep.hpp"
 #include "kktdae/random/numpy_random.hpp"
+#include "kktdae/simulate/event_condition.hpp"
 #include "kktdae/simulate/event_helpers.hpp"
 #include "kktdae/simulate/events.hpp"
 #include "kktdae/simulate/simulate.hpp"
