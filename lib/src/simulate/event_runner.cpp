@@ -35,14 +35,11 @@ EventRunner::EventRunner(const ConstrainedSystem& system, const SimulationOption
                          const Stabilization& stabilization, Summary& summary)
     : events_(options.events),
       event_observer_(options.event_observer),
-      summary_(summary),
-      f_(system, stabilization, options.kkt, options.controller),
-      qdd_(system.nq()),
-      q_prev_(system.nq()),
-      v_prev_(system.nq()),
-      q_s_(system.nq()),
-      v_s_(system.nq()),
-      lambda_s_(system.nc()) {
+      summary_(summary) {
+  if (events_.empty()) return;  // nothing to allocate: a run without events pays nothing
+  f_.emplace(system, stabilization, options.kkt, options.controller);
+  for (Vector* scratch : {&qdd_, &q_prev_, &v_prev_, &q_s_, &v_s_}) scratch->resize(system.nq());
+  lambda_s_.resize(system.nc());
   for (std::size_t e = 0; e < events_.size(); ++e) {
     values_.emplace_back(Vector::Zero(events_[e].size));
     for (int i = 0; i < events_[e].size; ++i) {
@@ -69,13 +66,13 @@ std::vector<int> EventRunner::directions() const {
 
 const Vector& EventRunner::lambdaAt(double t, ConstVectorRef q, ConstVectorRef v, const Vector* given) {
   if (given != nullptr) return *given;
-  const KktResult result = f_.evaluate(t, q, v, qdd_);
-  summary_.event_kkt_solves = f_.solves();
+  const KktResult result = f_->evaluate(t, q, v, qdd_);
+  summary_.event_kkt_solves = f_->solves();
   if (!result.ok()) {
     throw std::runtime_error("the KKT solve for the events' lambda failed (" + std::string(toString(result.status)) +
                              ") at t = " + formatDouble(t) + " s: " + result.message);
   }
-  return f_.lambda();
+  return f_->lambda();
 }
 
 const Vector& EventRunner::evaluate(int e, double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) {
@@ -246,12 +243,12 @@ bool EventRunner::fire(int c, long k, EventDirection direction, double t, ConstV
 
 Summary EventRunner::finishStopped(RunRecorder& recorder) {
   const FiredEvent& at = summary_.events.back();
-  const KktResult terms = f_.evaluateTerms(at.time, at.q, at.v);
+  const KktResult terms = f_->evaluateTerms(at.time, at.q, at.v);
   if (!terms.ok()) {
     throw std::runtime_error("the model terms at the stopping event failed at t = " + formatDouble(at.time) +
                              " s: " + terms.message);
   }
-  recorder.observe(at.time, at.q, at.v, at.lambda, f_.workspace(), std::nan(""));
+  recorder.observe(at.time, at.q, at.v, at.lambda, f_->workspace(), std::nan(""));
   const std::string how = events_[at.event].action == EventAction::Callback ? "its callback stopped the run"
                                                                              : "a stop event";
   return recorder.finish(RunStatus::StoppedByEvent,

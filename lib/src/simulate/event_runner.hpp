@@ -4,6 +4,7 @@
 // step's cubic Hermite interpolant, firing (Summary::events, the event observer, the callback's
 // decision) and the stop at the located state.
 
+#include <optional>
 #include <vector>
 
 #include "kktdae/integrators/acceleration_function.hpp"
@@ -65,7 +66,9 @@ class EventRunner {
   const std::vector<Event>& events_;
   const EventObserver& event_observer_;
   Summary& summary_;
-  AccelerationFunction f_;  // its own: the run's solve counter and workspace stay untouched
+  // Its own, made only when there are events (a KKT workspace per run otherwise): the run's
+  // solve counter and workspace stay untouched.
+  std::optional<AccelerationFunction> f_;
   Vector qdd_;
   std::vector<Vector> values_;      // per event, size m
   std::vector<int> component_event_, component_index_;  // flat component → (event, its component)
