@@ -7,6 +7,8 @@
 
 #include "common/cli_validators.hpp"
 #include "common/number_format.hpp"
+#include "kktdae/models/pendulum_chain.hpp"
+#include "kktdae/simulate/event_condition.hpp"
 
 namespace kktdae::apps {
 namespace {
@@ -80,6 +82,9 @@ void addCompareFlags(CLI::App& app, CompareFlags& flags) {
       ->capture_default_str();
   app.add_option("--links", flags.links, "links of the chain (default 2: the double pendulum)")
       ->check(integerInRange(1, 1000));
+  app.add_option("--event", flags.event,
+                 "chain: a condition (q[i], x, y or tension[k], then < or >, a number, e.g. 'x<0') whose located "
+                 "times each run reports against the reference's (event_time_error)");
   app.add_option("--tilt", flags.tilt, "chain: launch angle below +x [rad] (default " + pythonRepr(kDefaultTilt) + ")")
       ->check(finiteNumber());
   app.add_option("--horizon", flags.horizon, "T [s]: every run ends there and its error is measured there")
@@ -129,6 +134,15 @@ CompareSetup finishCompareFlags(const CompareFlags& flags) {
   } else {
     if (flags.links) throw CLI::ValidationError("--links", "applies to --model chain only");
     if (flags.tilt) throw CLI::ValidationError("--tilt", "applies to --model chain only");
+    if (flags.event) throw CLI::ValidationError("--event", "applies to --model chain only");
+  }
+  if (flags.event) {
+    try {  // checked here against the chain the run will build, so that a typo is a usage error
+      parseChainCondition("condition", *flags.event, PendulumChain(PendulumChainParams::uniform(setup.links)));
+    } catch (const std::invalid_argument& error) {
+      throw CLI::ValidationError("--event", error.what());
+    }
+    setup.event = *flags.event;
   }
   if (flags.horizon > kMaxHorizon) {
     throw CLI::ValidationError("--horizon", "at most " + pythonRepr(kMaxHorizon) + " s, got " + pythonRepr(flags.horizon));

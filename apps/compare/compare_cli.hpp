@@ -27,6 +27,9 @@ struct CompareFlags {
   /// Threads for the runs; 1 by default, since the wall-time column is a measurement.
   int threads = 1;
   std::string out;
+  /// --event: a condition of the chain (event_condition.hpp's grammar) whose located times every
+  /// run reports against the reference's; absent: none, the files unchanged.
+  std::optional<std::string> event;
 };
 
 /// The launch tilt of the default double pendulum [rad]: far enough from hanging straight down
@@ -42,6 +45,7 @@ struct CompareSetup {
   std::vector<Integrator> integrators;
   std::vector<WorkPrecisionCase> cases;  ///< grouped by integrator, in the order of `integrators`
   WorkPrecisionOptions options;
+  std::string event;  ///< --event as given (checked against the chain); empty without it
 };
 
 /// Registers every flag on `app`; CLI11's validators turn bad values into usage errors.

@@ -127,6 +127,7 @@ std::string formatTable(const CompareRun& run) {
                   1e3 * r.wall_seconds, statusText(r.summary).c_str());
     text += line;
     if (!r.summary.ok()) text += ": " + r.summary.message;
+    if (!run.setup->event.empty()) text += "  event time error " + scientific(r.event_time_error, 0);
     text += "\n";
   }
   return text;
@@ -208,6 +209,7 @@ void writeCompareJson(RunDirectory& dir, const CompareRun& run) {
     model["tilt"] = setup.tilt;
   }
   doc["model"] = model;
+  if (!run.setup->event.empty()) doc["event"] = run.setup->event;
   doc["horizon"] = options.horizon;
   doc["output_dt"] = options.output_dt;
   doc["atol_ratio"] = options.atol_ratio;
@@ -257,6 +259,11 @@ void writeCompareJson(RunDirectory& dir, const CompareRun& run) {
     row["status"] = statusText(s);
     if (!s.ok()) row["message"] = s.message;
     if (!s.notes.empty()) row["notes"] = s.notes;
+    // New keys only when an event was asked for: without --event the file is as before.
+    if (!run.setup->event.empty()) {
+      row["event_time_error"] = numberOrNull(r.event_time_error);
+      row["events_fired"] = s.events.size();
+    }
     rows.push_back(row);
   }
   doc["rows"] = rows;

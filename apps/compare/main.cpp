@@ -46,6 +46,9 @@ int run(const CompareSetup& setup, const std::filesystem::path& out) {
 
   WorkPrecisionOptions options = setup.options;
   options.interrupt = interruptFlag();  // a signal stops the run under way at its next step
+  if (!setup.event.empty()) {  // checked by finishCompareFlags; the chain is the system's object
+    options.events = {parseChainCondition("--event", setup.event, static_cast<const PendulumChain&>(*system))};
+  }
   std::printf("kktdae-compare: %s; T = %s s, %s, %s KKT form; %zu runs x %d timing repeats\n", title.c_str(),
               pythonRepr(options.horizon).c_str(),
               options.stabilization.kind == Stabilization::Kind::None ? "no stabilization" : options.stabilization.describe().c_str(),

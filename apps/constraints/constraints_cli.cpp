@@ -61,6 +61,11 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
   app.add_option("--path", flags.path, "KKT linear algebra: auto picks sparse for long chains")
       ->check(CLI::IsMember({"auto", "dense", "sparse"}))
       ->capture_default_str();
+  app.add_option("--stop-when", flags.stop_when,
+                 "end each run where a condition becomes true: q[i], x, y (the tip) or tension[k] (link k from "
+                 "the pivot, 0 first), then < or >, then a number, e.g. 'tension[0]<0'; the located event goes "
+                 "into metrics.json")
+      ->excludes(seeds);
 }
 
 void finishConstraintsFlags(ConstraintsFlags& flags) {

@@ -42,6 +42,9 @@ struct ConstraintsFlags {
   std::string path = "auto";  ///< KKT linear algebra: auto (sparse from 4 links), dense, sparse
   std::optional<std::string> seeds_text;  ///< --seeds as typed; absent: one run of --seed
   int threads = 0;         ///< threads of the --seeds sweep; 0 = all cores
+  /// --stop-when: a condition (event_condition.hpp's grammar, e.g. "tension[0]<0") that ends each
+  /// mode's run where it becomes true; absent: no events, the chapter's files unchanged.
+  std::optional<std::string> stop_when;
 
   /// Derived after parsing.
   std::uint64_t seed = 0;  ///< numpy's default_rng accepts 0 .. 2^64 - 1 through this path

@@ -26,9 +26,30 @@ std::string divergenceNote(const ChainModeResult& r) {
   return (stoppedByInterrupt(r.summary) ? "stopped: " : "diverged: ") + r.summary.message;
 }
 
-/// metrics.json's per-mode status: "ok", "diverged", or "interrupted" (a signal stopped it).
+/// metrics.json's per-mode status: "ok", "diverged", "interrupted" (a signal stopped it), or
+/// "stopped_by_event" (--stop-when's condition became true).
 const char* modeStatus(const ChainModeResult& r) {
+  if (r.summary.stoppedByEvent()) return "stopped_by_event";
   return !r.diverged() ? "ok" : stoppedByInterrupt(r.summary) ? "interrupted" : "diverged";
+}
+
+/// --stop-when's located events: name, component, time, step, direction and the state there.
+nlohmann::json eventsJson(const Summary& summary) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const FiredEvent& fired : summary.events) {
+    nlohmann::json e;
+    e["name"] = fired.name;
+    e["component"] = fired.component;
+    e["time"] = fired.time;
+    e["step"] = fired.step;
+    e["direction"] = std::string(toString(fired.direction));
+    e["value"] = fired.value;
+    e["q"] = std::vector<double>(fired.q.data(), fired.q.data() + fired.q.size());
+    e["v"] = std::vector<double>(fired.v.data(), fired.v.data() + fired.v.size());
+    e["lambda"] = std::vector<double>(fired.lambda.data(), fired.lambda.data() + fired.lambda.size());
+    list.push_back(e);
+  }
+  return list;
 }
 
 /// A mode that failed before its first state has no metrics: its zeros would read as perfect.
@@ -96,7 +117,7 @@ nlohmann::json runSettings(const ConstraintsRun& run) {
 }
 
 /// One mode's entry under metrics.json's "results" (and each seeds.json row's).
-nlohmann::json modeMetrics(const ChainModeResult& r) {
+nlohmann::json modeMetrics(const ChainModeResult& r, bool with_events) {
   nlohmann::json m;
   m["max_violation"] = metricOrNull(r, r.metrics.max_violation);
   m["final_violation"] = metricOrNull(r, r.metrics.final_violation);
@@ -112,6 +133,10 @@ nlohmann::json modeMetrics(const ChainModeResult& r) {
   m["projections"] = r.summary.projections;
   m["projection_iterations"] = r.summary.projection_iterations;
   if (r.diverged()) m["message"] = r.summary.message;
+  if (with_events) {  // new keys only when an event was asked for: the chapter's bytes stay
+    m["events"] = eventsJson(r.summary);
+    m["event_kkt_solves"] = r.summary.event_kkt_solves;
+  }
   return m;
 }
 
@@ -144,6 +169,7 @@ std::string formatTable(const ConstraintsRun& run, const std::vector<ChainModeRe
       text += line;
     }
     if (r.diverged()) text += "   " + divergenceNote(r);
+    if (r.summary.stoppedByEvent()) text += "   " + r.summary.message;
     text += "\n";
   }
   if (hasVerdict(flags)) {
@@ -168,7 +194,8 @@ void writeMetrics(const ConstraintsRun& run, const std::vector<ChainModeResult>&
   doc["tilt"] = run.tilt;
   doc["seed"] = run.flags->seed;
   nlohmann::json modes = nlohmann::json::object();
-  for (const ChainModeResult& r : results) modes[r.name] = modeMetrics(r);
+  for (const ChainModeResult& r : results) modes[r.name] = modeMetrics(r, run.flags->stop_when.has_value());
+  if (run.flags->stop_when) doc["stop_when"] = *run.flags->stop_when;
   doc["results"] = modes;
   writeJson(*run.dir, "metrics.json", doc);
 }
@@ -380,7 +407,7 @@ void writeSeedRows(const ConstraintsRun& run, const std::vector<SeedRun>& runs) 
              number(r.metrics.energy_rel_max) + "," + number(r.metrics.tip_final.x()) + "," +
              number(r.metrics.tip_final.y()) + "," + modeStatus(r) + "," +
              std::to_string(r.summary.steps);
-      modes[r.name] = modeMetrics(r);
+      modes[r.name] = modeMetrics(r, false);
     }
     nlohmann::json row = {{"seed", seed_run.seed}, {"tilt", seed_run.tilt}, {"results", modes}};
     if (hasVerdict(flags)) {

@@ -175,10 +175,21 @@ int run(ConstraintsFlags& flags) {
   const PendulumChain chain(PendulumChainParams::uniform(run.links));
   run.energy_scale = chain.energyScale();
   run.tilt = flags.tilt.value_or(seededTilt(flags.seed));
+  SimulationOptions options = simulationOptions(flags, run.steps);
+  if (flags.stop_when) {
+    try {
+      options.events = {parseChainCondition("--stop-when", *flags.stop_when, chain)};
+    } catch (const std::invalid_argument& error) {
+      // throwInvalid's text starts with the field; CLI11 puts the flag's name in front itself.
+      const std::string text = error.what();
+      const std::string prefix = "--stop-when: ";
+      throw CLI::ValidationError("--stop-when", text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : text);
+    }
+    options.events[0].action = EventAction::Stop;
+  }
   long observed = 0;  // states observed in the current mode, for the test-only signal hook
   double last_t = -1.0;
-  const auto results = runChainComparison(chain, chain.initialState(run.tilt), modes,
-                                          simulationOptions(flags, run.steps), flags.rerun,
+  const auto results = runChainComparison(chain, chain.initialState(run.tilt), modes, options, flags.rerun,
                                           [&](double t, ConstVectorRef, ConstVectorRef, ConstVectorRef) {
                                             if (t <= last_t) observed = 0;  // the next mode started
                                             last_t = t;

@@ -309,3 +309,38 @@ TEST_CASE("constraints app: --baumgarte auto asks recommendBaumgarte for the int
   CHECK(ggl.exit_code > 0);
   CHECK_THAT(ggl.output, Contains("--baumgarte"));
 }
+
+TEST_CASE("constraints app: --stop-when ends each mode where the condition becomes true and writes the event",
+          "[apps][events]") {
+  // The double pendulum from horizontal: the inner link's tension first becomes a push at
+  // t ≈ 1.385 s (docs/events.md); the modes' drift moves it by a few hundredths.
+  const auto m = runMetrics("stop_when", "--tilt 0 --steps 400 --stop-when 'tension[0] < 0'");
+  CHECK(m["stop_when"] == "tension[0] < 0");
+  for (const char* mode : {"none", "baumgarte"}) {
+    const auto& r = m["results"][mode];
+    INFO(mode << ": " << r.dump());
+    CHECK(r["status"] == "stopped_by_event");
+    REQUIRE(r["events"].size() == 1);
+    const auto& event = r["events"][0];
+    CHECK(event["name"] == "tension[0] < 0");
+    CHECK(event["direction"] == "falling");
+    CHECK(event["time"].get<double>() == Approx(1.385).margin(0.06));
+    CHECK(event["step"] == r["steps_completed"]);
+    CHECK(event["lambda"][0].get<double>() >= 0.0);  // λ₀ ≥ 0: no longer pulling
+    CHECK(event["q"].size() == 6);
+    CHECK(r["diverged_at_step"].is_null());
+  }
+  // Without the flag the chapter's keys are all there is.
+  const auto plain = runMetrics("stop_when_plain", "--tilt 0 --steps 40");
+  CHECK_FALSE(plain.contains("stop_when"));
+  CHECK_FALSE(plain["results"]["none"].contains("events"));
+
+  const auto dir = freshOutputDir("stop_when_bad");
+  for (const char* bad : {"'tension[2]<0'", "'z<0'", "'x<'", "'q[6]>1'", "'x<0<1'", "'y>nan'"}) {
+    const AppRun run = runApp(kApp, std::string("--stop-when ") + bad + " --no-rerun --out '" + dir.string() + "'");
+    INFO(bad << " -> exit " << run.exit_code << ": " << run.output);
+    CHECK(run.exit_code > 0);
+    CHECK(!run.crashed());
+    CHECK_THAT(run.output, Contains("--stop-when"));
+  }
+}

@@ -391,6 +391,7 @@ class RunStatus(_Enum):
     DIVERGED: RunStatus
     MODEL_ERROR: RunStatus
     INTERRUPTED: RunStatus
+    STOPPED_BY_EVENT: RunStatus
 
 class WarningKind(_Enum):
     VIOLATION_ABOVE_THRESHOLD: WarningKind

@@ -43,6 +43,8 @@ SimulationOptions optionsFor(const WorkPrecisionCase& setting, const WorkPrecisi
   run.stabilization = options.stabilization;
   run.kkt = options.kkt;
   run.interrupt = options.interrupt;
+  run.events = options.events;
+  for (Event& event : run.events) event.action = EventAction::Record;  // every run reaches T
   if (isAdaptive(setting.integrator)) {
     run.dt = options.output_dt;
     run.steps = stepsFor(options.horizon, options.output_dt, "output_dt");
@@ -54,6 +56,31 @@ SimulationOptions optionsFor(const WorkPrecisionCase& setting, const WorkPrecisi
     run.observe_every = std::max(1L, *run.steps / 200);  // the final state is always observed
   }
   return run;
+}
+
+/// max |t − t_ref| over the fired events, matched by name and order; NaN when none were asked for
+/// or the counts differ.
+double eventTimeError(const std::vector<FiredEvent>& run, const std::vector<FiredEvent>& reference, bool asked) {
+  if (!asked || run.size() != reference.size()) return std::numeric_limits<double>::quiet_NaN();
+  double worst = 0.0;
+  for (const FiredEvent& fired : run) {
+    // The i-th firing of this event in the run against its i-th in the reference.
+    long nth = 0;
+    for (const FiredEvent& earlier : run) {
+      if (&earlier == &fired) break;
+      if (earlier.event == fired.event) ++nth;
+    }
+    const FiredEvent* match = nullptr;
+    for (const FiredEvent& candidate : reference) {
+      if (candidate.event == fired.event && nth-- == 0) {
+        match = &candidate;
+        break;
+      }
+    }
+    if (match == nullptr) return std::numeric_limits<double>::quiet_NaN();
+    worst = std::max(worst, std::abs(fired.time - match->time));
+  }
+  return worst;
 }
 
 }  // namespace
@@ -68,6 +95,7 @@ void WorkPrecisionOptions::validate() const {
   stabilization.validate();
   kkt.validate();
   parallel.validate();
+  validateEvents(events);
 }
 
 WorkPrecisionReport runWorkPrecision(const ConstrainedSystem& system, const State& start,
@@ -118,6 +146,8 @@ WorkPrecisionReport runWorkPrecision(const ConstrainedSystem& system, const Stat
       const bool complete = outcome.summary.ok() && outcome.final_state.size() == report.reference.size();
       result.error = complete ? (outcome.final_state - report.reference).lpNorm<Eigen::Infinity>()
                               : std::numeric_limits<double>::quiet_NaN();
+      result.event_time_error = eventTimeError(outcome.summary.events, report.reference_summary.events,
+                                               !options.events.empty());
       if (!outcome.summary.ok()) break;  // a failed run is not worth timing again
     }
     std::nth_element(walls.begin(), walls.begin() + static_cast<long>(walls.size() / 2), walls.end());

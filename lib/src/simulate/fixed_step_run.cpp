@@ -3,6 +3,7 @@
 // next step's first stage.
 #include "kktdae/core/checks.hpp"
 #include "kktdae/integrators/fixed_stepper.hpp"
+#include "event_runner.hpp"
 #include "run_recorder.hpp"
 
 namespace kktdae::detail {
@@ -28,6 +29,14 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
   const bool project = options.stabilization.project_after_step;
   const long steps = options.gridSteps(initial.t);
   State state = initial;
+  // Events watch the step ends and search inside a step on its Hermite interpolant; they never
+  // touch the stepper, so the trajectory is the one without them.
+  EventRunner events(system, options, options.stabilization, summary);
+  // The explicit methods' λ at a settled state is the KKT solve's there: the events can use it.
+  // The others' (RATTLE's impulse average) is not, so the events solve for their own.
+  const bool stepper_lambda_is_kkt = options.integrator == Integrator::ExplicitEuler ||
+                                     options.integrator == Integrator::SemiImplicitEuler ||
+                                     options.integrator == Integrator::Rk4;
 
   auto stepFailure = [&](const StepReport& report, long step_index, double t, const char* where) {
     summary.failed_step = step_index;
@@ -51,6 +60,7 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
     StepReport report = stepper->reset(state);
     if (!report.ok()) return stepFailure(report, 0, state.t, "at the initial state");
     recorder.observe(state.t, state.q, state.v, stepper->lambda(), stepper->terms(), report.kkt.rcond);
+    if (events.active()) events.start(state.t, state.q, state.v, stepper_lambda_is_kkt ? &stepper->lambda() : nullptr);
 
     for (long k = 1; k <= steps; ++k) {
       recorder.beginStep(k);
@@ -85,6 +95,10 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
         return recorder.finishDiverged(state.t, why);
       }
       summary.steps = k;
+      if (events.active() &&
+          events.afterStep(k, state.t, state.q, state.v, stepper_lambda_is_kkt ? &stepper->lambda() : nullptr)) {
+        return events.finishStopped(recorder);
+      }
       if (k % options.observe_every == 0 || k == steps) {
         recorder.observe(state.t, state.q, state.v, stepper->lambda(), stepper->terms(), report.kkt.rcond);
       } else {

@@ -56,6 +56,7 @@ void SimulationOptions::validate() const {
   kkt.validate();
   projection.validate();
   divergence.validate();
+  validateEvents(events);
 }
 
 long SimulationOptions::gridSteps(double t0) const {

@@ -16,6 +16,7 @@ std::string_view toString(RunStatus status) {
     case RunStatus::Diverged: return "diverged";
     case RunStatus::ModelError: return "model_error";
     case RunStatus::Interrupted: return "interrupted";
+    case RunStatus::StoppedByEvent: return "stopped_by_event";
   }
   return "unknown";
 }
@@ -48,6 +49,7 @@ std::string Summary::briefReport() const {
   for (const RunWarning& warning : warnings) {
     report += ", " + std::to_string(warning.count) + " x " + std::string(toString(warning.kind));
   }
+  if (!events.empty()) report += ", " + std::to_string(events.size()) + " events";
   if (!ok() && !message.empty()) report += " — " + message;
   return report;
 }

@@ -13,6 +13,7 @@
 #include "kktdae/core/checks.hpp"
 #include "initial_state.hpp"
 #include "newton_matrices.hpp"
+#include "sundials_events.hpp"
 #include "sundials_support.hpp"
 
 namespace kktdae::detail {
@@ -37,6 +38,7 @@ struct CvodeProblem {
   sd::ErrorLog log;
   CvodeDenseJacobian* jacobian = nullptr;  ///< the analytic dense Jacobian, when chosen
   Vector acceleration;                     ///< scratch for the Jacobian's KKT solve (nq)
+  SundialsEvents* events = nullptr;  ///< SimulationOptions::events (sundials_events.hpp)
 };
 
 /// Records an exception from the model (or controller) as the run's failure: exceptions must not
@@ -124,6 +126,10 @@ int projectState(sunrealtype t, N_Vector ycur, N_Vector corr, sunrealtype, N_Vec
   return recordException(*static_cast<CvodeProblem*>(data), t, error);
 }
 
+int eventRoots(sunrealtype t, N_Vector y, sunrealtype* gout, void* data) {
+  return cvodeEventRoots(*static_cast<CvodeProblem*>(data)->events, t, y, gout);
+}
+
 void fillStatistics(void* memory, const CvodeProblem& problem, Summary& summary) {
   summary.kkt_solves = problem.f->solves();
   summary.rhs_evaluations = problem.rhs_evaluations;
@@ -160,6 +166,8 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
   problem.projected = initial;
   problem.recorder = &recorder;
   problem.nq = nq;
+  SundialsEvents events(system, options, options.stabilization, summary);
+  problem.events = &events;
 
   State start = initial;
   Vector qdd(nq);
@@ -236,6 +244,7 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
     if (adaptive.initial_step > 0.0) {
       sd::checkCvode(CVodeSetInitStep(memory.get(), adaptive.initial_step), "CVodeSetInitStep");
     }
+    if (events.active()) initCvodeEvents(memory.get(), events, &eventRoots);
   } catch (const sd::SetupError& error) {
     fillStatistics(memory.get(), problem, summary);
     return recorder.finish(RunStatus::SolverFailure, std::string("CVODE setup failed: ") + error.what());
@@ -260,7 +269,23 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
       }
     }
     sunrealtype t_reached = summary.t_final;
-    const int flag = CVode(memory.get(), t_out, y.get(), &t_reached, CV_NORMAL);
+    int flag = CVode(memory.get(), t_out, y.get(), &t_reached, CV_NORMAL);
+    while (flag == CV_ROOT_RETURN) {  // an event inside the interval: fire it, go on to t_out
+      if (cvodeRootReturned(memory.get(), events, k, t_reached, y.get())) {
+        fillStatistics(memory.get(), problem, summary);
+        return events.runner.finishStopped(recorder);
+      }
+      // A root within round-off of t_out is the output: asking CVODE again for t_out would
+      // return the same root (its exact zero at troot lies beyond tout's distance).
+      if (cvodeRootAtOutput(memory.get(), t_reached, t_out)) break;
+      flag = CVode(memory.get(), t_out, y.get(), &t_reached, CV_NORMAL);
+    }
+    if (flag < 0 && !events.failure.empty()) {
+      fillStatistics(memory.get(), problem, summary);
+      summary.failed_step = k;
+      return recorder.finish(RunStatus::ModelError, events.failure + " (CVODE's root function, output interval " +
+                                                        std::to_string(k) + ")");
+    }
     if (flag < 0) {
       const sd::ErrorLog log = problem.log;  // before the statistics calls can add to it
       fillStatistics(memory.get(), problem, summary);

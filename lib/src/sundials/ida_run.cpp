@@ -22,6 +22,7 @@
 #include "ida_sparse_newton.hpp"
 #include "initial_state.hpp"
 #include "newton_matrices.hpp"
+#include "sundials_events.hpp"
 #include "sundials_support.hpp"
 
 namespace kktdae::detail {
@@ -40,6 +41,7 @@ struct IdaProblem {
   sd::ErrorLog log;
   IdaSparseNewton* newton = nullptr;  ///< the sparse Newton matrix, when KLU solves
   IdaDenseNewton* dense_newton = nullptr;  ///< the analytic dense Newton matrix, when chosen
+  SundialsEvents* events = nullptr;   ///< SimulationOptions::events (sundials_events.hpp)
 };
 
 /// Records an exception from the Newton matrix's model calls as the run's failure.
@@ -147,6 +149,10 @@ int residualUnguarded(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void
   return 0;
 }
 
+int eventRoots(sunrealtype t, N_Vector yy, N_Vector, sunrealtype* gout, void* data) {
+  return idaEventRoots(*static_cast<IdaProblem*>(data)->events, t, yy, gout);
+}
+
 void fillStatistics(void* memory, const IdaProblem& problem, Summary& summary) {
   summary.kkt_solves = problem.f->solves();
   summary.rhs_evaluations = problem.residual_evaluations;
@@ -186,6 +192,8 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
   problem.nq = nq;
   problem.nc = nc;
   problem.ggl = ggl;
+  SundialsEvents events(system, options, stabilization, summary);
+  problem.events = &events;
 
   // Consistent initial values: GGL needs the state on the manifold (IDACalcIC cannot find λ, μ,
   // which do not appear in the constraint rows); λ and v̇ then come from the KKT solve.
@@ -287,6 +295,7 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
     // spacing instead unless the user chose.
     const double initial_step = adaptive.initial_step > 0.0 ? adaptive.initial_step : (ggl ? 1e-4 * options.dt : 0.0);
     if (initial_step > 0.0) sd::checkIda(IDASetInitStep(memory.get(), initial_step), "IDASetInitStep");
+    if (events.active()) initIdaEvents(memory.get(), events, &eventRoots);
   } catch (const sd::SetupError& error) {
     fillStatistics(memory.get(), problem, summary);
     return recorder.finish(RunStatus::SolverFailure, std::string("IDA setup failed: ") + error.what());
@@ -311,7 +320,22 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
       }
     }
     sunrealtype t_reached = summary.t_final;
-    const int flag = IDASolve(memory.get(), t_out, &t_reached, yy.get(), yp.get(), IDA_NORMAL);
+    int flag = IDASolve(memory.get(), t_out, &t_reached, yy.get(), yp.get(), IDA_NORMAL);
+    while (flag == IDA_ROOT_RETURN) {  // an event inside the interval: fire it, go on to t_out
+      if (idaRootReturned(memory.get(), events, k, t_reached, yy.get())) {
+        fillStatistics(memory.get(), problem, summary);
+        return events.runner.finishStopped(recorder);
+      }
+      // A root within round-off of t_out is the output (cvode_run.cpp says why).
+      if (idaRootAtOutput(memory.get(), t_reached, t_out)) break;
+      flag = IDASolve(memory.get(), t_out, &t_reached, yy.get(), yp.get(), IDA_NORMAL);
+    }
+    if (flag < 0 && !events.failure.empty()) {
+      fillStatistics(memory.get(), problem, summary);
+      summary.failed_step = k;
+      return recorder.finish(RunStatus::ModelError, events.failure + " (IDA's root function, output interval " +
+                                                        std::to_string(k) + ")");
+    }
     if (flag < 0) {
       const sd::ErrorLog log = problem.log;  // before the statistics calls can add to it
       fillStatistics(memory.get(), problem, summary);

@@ -24,7 +24,8 @@ struct ChainModeResult {
   Summary summary;          ///< status, counters, wall time; failed_step when it diverged
   ChainRunMetrics metrics;  ///< over the states observed before any failure
   ChainTrace trace;         ///< every observed state, when recording was asked for
-  bool diverged() const { return !summary.ok(); }
+  /// Failed or interrupted: not ok() and not ended by a stop event (which reached its goal).
+  bool diverged() const { return !summary.ok() && !summary.stoppedByEvent(); }
 };
 
 /// Runs each mode with `options` (its stabilization replaced by the mode's), observing every

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <string>
+#include <limits>
 #include <vector>
 
 #include "kktdae/parallel/sweep.hpp"
@@ -37,6 +38,9 @@ struct WorkPrecisionOptions {
   /// Forwarded to every run (SimulationOptions::interrupt): once set, each run still to come ends
   /// Interrupted at its first step, and so does a reference run, which then throws as failed.
   const std::atomic<bool>* interrupt = nullptr;
+  /// Events to locate in every run, the reference's included (their actions are made Record):
+  /// each result's event_time_error compares its located times with the reference's. Empty: none.
+  std::vector<Event> events;
   void validate() const;
 };
 
@@ -47,6 +51,9 @@ struct WorkPrecisionResult {
   double max_phi_inf = 0.0;      ///< max ‖φ‖∞ over the run
   double energy_drift = 0.0;     ///< max |E − E0| [J]
   double wall_seconds = 0.0;     ///< median over the repeats (the upper one of an even count)
+  /// max |t − t_ref| [s] over the events that fired, the i-th firing of each event against the
+  /// reference's i-th; NaN without events, or when the run fired another number of them.
+  double event_time_error = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct WorkPrecisionReport {

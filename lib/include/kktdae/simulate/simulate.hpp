@@ -13,6 +13,7 @@
 #include "kktdae/integrators/integrator.hpp"
 #include "kktdae/integrators/rattle_options.hpp"
 #include "kktdae/simulate/divergence.hpp"
+#include "kktdae/simulate/events.hpp"
 #include "kktdae/simulate/summary.hpp"
 #include "kktdae/stabilization/projection.hpp"
 
@@ -58,6 +59,11 @@ struct SimulationOptions {
   /// Polled between steps (fixed-step) and output intervals (adaptive); once it reads true the
   /// run ends as Interrupted, keeping what it observed. For signal handlers and other threads.
   const std::atomic<bool>* interrupt = nullptr;
+  /// Conditions g(t, q, q̇, λ) whose zero crossings the run locates, records and may stop at
+  /// (events.hpp, docs/events.md). Names must be unique. Empty: no event code runs at all.
+  std::vector<Event> events;
+  /// Told of every event as it fires (after it is added to Summary::events); may be empty.
+  EventObserver event_observer;
 
   /// Throws std::invalid_argument naming the bad field and value.
   void validate() const;

@@ -9,6 +9,7 @@
 
 #include "kktdae/integrators/integrator.hpp"
 #include "kktdae/kkt/kkt_options.hpp"
+#include "kktdae/simulate/events.hpp"
 
 namespace kktdae {
 
@@ -24,6 +25,10 @@ enum class RunStatus {
   Diverged,     ///< the state left any plausible scale (DivergenceOptions; the message names the rule)
   ModelError,   ///< the model, the controller or the observer threw; the message carries its text
   Interrupted,  ///< SimulationOptions::interrupt was set: stopped between steps, on request
+  /// An event with EventAction::Stop fired, or a Callback event answered Stop: the run ended at
+  /// the located time (Summary::events' last entry), on request. Last in the enum so that the
+  /// numbering of the others keeps its place.
+  StoppedByEvent,
 };
 
 /// "success", "diverged", … (the names the apps write).
@@ -101,7 +106,20 @@ struct Summary {
   /// Counted warnings, one entry per kind that occurred, in the order they first occurred.
   std::vector<RunWarning> warnings;
 
+  /// The events that fired (SimulationOptions::events), in time order; empty without events.
+  std::vector<FiredEvent> events;
+  /// KKT solves made for λ at the states the events looked at (step ends of the implicit
+  /// fixed-step methods, interpolated states inside steps, CVODE's root-function calls), counted
+  /// apart from kkt_solves: the run's own solves do not change when events are added.
+  long event_kkt_solves = 0;
+  /// Calls of the events' g functions (one per event per evaluated state).
+  long event_evaluations = 0;
+
+  /// True when the run reached its final time. A run StoppedByEvent is not ok() (it did not reach
+  /// the end), though nothing failed: see stoppedByEvent().
   bool ok() const { return status == RunStatus::Success; }
+  /// True when an event ended the run on request (the last of `events` is where).
+  bool stoppedByEvent() const { return status == RunStatus::StoppedByEvent; }
   /// How many warnings of `kind` the run counted (0 when none).
   long warningCount(WarningKind kind) const;
   /// One line: status, steps, solves, time, violations, wall time (and the message on failure).
