@@ -1,0 +1,199 @@
+// Generalized-α and HHT-α on the index-3 DAE: second order in q and q̇ (and λ after the start),
+// the spectral radius at infinite frequency ρ∞, damping of the multipliers, every shipped model,
+// and the options' validation.
+#include <catch2/catch.hpp>
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/QR>
+#include <cmath>
+#include <complex>
+
+#include "../../support/pendulum_reference.hpp"
+#include "kktdae/kktdae.hpp"
+
+using namespace kktdae;
+
+namespace {
+
+/// Least-squares slope of log(error) against log(dt).
+double fittedOrder(const std::vector<double>& dts, const std::vector<double>& errors) {
+  Eigen::MatrixXd A(dts.size(), 2);
+  Eigen::VectorXd b(dts.size());
+  for (std::size_t i = 0; i < dts.size(); ++i) {
+    A(i, 0) = std::log(dts[i]);
+    A(i, 1) = 1.0;
+    b[i] = std::log(errors[i]);
+  }
+  return A.colPivHouseholderQr().solve(b)[0];
+}
+
+SimulationOptions methodOptions(Integrator integrator, double dt, long steps) {
+  SimulationOptions options;
+  options.integrator = integrator;
+  options.dt = dt;
+  options.steps = steps;
+  options.generalized_alpha.rho_inf = 0.8;
+  options.generalized_alpha.hht_alpha = -0.1;
+  return options;
+}
+
+/// The exact (θ, θ̇) of the unit single pendulum (θ from +x, g along −y) at t from (θ₀, 0).
+Eigen::Vector2d pendulumExact(double theta0, double t) {
+  const double g = PendulumChainParams::uniform(1).gravity, eps = 1e-4;
+  const double theta = testing::pendulumAngle(g, theta0, 0.0, t);
+  const double rate = (testing::pendulumAngle(g, theta0, 0.0, t + eps) -
+                       testing::pendulumAngle(g, theta0, 0.0, t - eps)) / (2 * eps);
+  return {theta, rate};
+}
+
+/// λ of the unit single pendulum (m = L = 1, φ = ½(|x|² − 1)) on the exact motion: from
+/// x·ẍ = −|ẋ|² and m ẍ = −m g e_y + λ x, λ = g sin θ − θ̇².
+double pendulumLambda(const Eigen::Vector2d& exact) {
+  return PendulumChainParams::uniform(1).gravity * std::sin(exact[0]) - exact[1] * exact[1];
+}
+
+/// A one-degree-of-freedom mass–spring, m q̈ + k q = 0, with no constraint: its generalized-α
+/// step is linear, so its amplification matrix is what the step does to (q, q̇, a).
+class LinearOscillator final : public ConstrainedSystem {
+ public:
+  explicit LinearOscillator(double omega) : omega_(omega) {}
+  std::string name() const override { return "linear_oscillator"; }
+  int nq() const override { return 1; }
+  int nc() const override { return 0; }
+  MassStructure massStructure() const override { return MassStructure::ConstantDiagonal; }
+  void massDiagonal(ConstVectorRef, VectorRef d) const override { d[0] = 1.0; }
+  void bias(ConstVectorRef q, ConstVectorRef, double, VectorRef h) const override { h[0] = omega_ * omega_ * q[0]; }
+  void constraint(ConstVectorRef, double, VectorRef) const override {}
+  void constraintJacobian(ConstVectorRef, double, MatrixRef) const override {}
+  void constraintBias(ConstVectorRef, ConstVectorRef, double, VectorRef) const override {}
+  double kineticEnergy(ConstVectorRef, ConstVectorRef v) const override { return 0.5 * v[0] * v[0]; }
+  double potentialEnergy(ConstVectorRef q, double) const override { return 0.5 * omega_ * omega_ * q[0] * q[0]; }
+
+ private:
+  double omega_;
+};
+
+/// The spectral radius of the step at h ω: (q, q̇) of six steps obey the recurrence of the
+/// amplification matrix's characteristic polynomial (Cayley–Hamilton) z³ = c₂z² + c₁z + c₀,
+/// fitted by least squares; the largest |root|.
+double measuredSpectralRadius(Integrator integrator, double rho_inf, double hht_alpha, double h_omega) {
+  const LinearOscillator oscillator(h_omega);  // ω = hω at h = 1
+  SimulationOptions options = methodOptions(integrator, 1.0, 6);
+  options.generalized_alpha.rho_inf = rho_inf;
+  options.generalized_alpha.hht_alpha = hht_alpha;
+  State initial;
+  initial.q = Vector::Constant(1, 1.0);
+  initial.v = Vector::Constant(1, 0.3 * h_omega);
+  std::vector<Eigen::Vector2d> x;
+  const Summary summary = simulate(oscillator, initial, options, [&](double, ConstVectorRef q, ConstVectorRef v,
+                                                                     ConstVectorRef) {
+    x.emplace_back(q[0], v[0] / h_omega);
+  });
+  INFO(summary.message);
+  REQUIRE(summary.ok());
+  REQUIRE(x.size() == 7);
+  Eigen::MatrixXd A(8, 3);
+  Eigen::VectorXd b(8);
+  for (int n = 0; n < 4; ++n) {
+    for (int c = 0; c < 2; ++c) {
+      A.row(2 * n + c) << x[n + 2][c], x[n + 1][c], x[n][c];
+      b[2 * n + c] = x[n + 3][c];
+    }
+  }
+  const Eigen::Vector3d coefficients = A.colPivHouseholderQr().solve(b);
+  Eigen::Matrix3d companion = Eigen::Matrix3d::Zero();
+  companion.row(0) = coefficients.transpose();
+  companion(1, 0) = companion(2, 1) = 1.0;
+  return companion.eigenvalues().cwiseAbs().maxCoeff();
+}
+
+/// RMS over a run of λ's step-to-step second difference, all rows.
+double lambdaSecondDifferenceRms(double rho_inf, double dt, long steps) {
+  const PendulumChain chain(PendulumChainParams::uniform(2));
+  SimulationOptions options = methodOptions(Integrator::GeneralizedAlpha, dt, steps);
+  options.generalized_alpha.rho_inf = rho_inf;
+  std::vector<Vector> lambdas;
+  const Summary summary = simulate(chain, chain.initialState(0.1), options,
+                                   [&](double, ConstVectorRef, ConstVectorRef, ConstVectorRef lambda) {
+                                     lambdas.emplace_back(lambda);
+                                   });
+  REQUIRE(summary.ok());
+  double sum = 0.0;
+  long count = 0;
+  for (std::size_t k = 2; k < lambdas.size(); ++k) {
+    sum += (lambdas[k] - 2 * lambdas[k - 1] + lambdas[k - 2]).squaredNorm();
+    count += static_cast<long>(lambdas[k].size());
+  }
+  return std::sqrt(sum / static_cast<double>(count));
+}
+
+}  // namespace
+
+TEST_CASE("generalized-alpha and hht: second order in q, qdot and (after the start) lambda on the single pendulum",
+          "[integrators][generalized_alpha]") {
+  const PendulumChain pendulum(PendulumChainParams::uniform(1));
+  const double tilt = 0.5, t_end = 1.0;
+  const Eigen::Vector2d exact = pendulumExact(-tilt, t_end);
+  std::vector<Eigen::Vector2d> exact_mid;
+  const double sample_times[] = {0.6, 0.8, 1.0};  // on every grid below
+  for (double t : sample_times) exact_mid.push_back(pendulumExact(-tilt, t));
+  for (Integrator integrator : {Integrator::GeneralizedAlpha, Integrator::Hht}) {
+    const std::vector<double> dts{0.02, 0.01, 0.005, 0.0025};
+    std::vector<double> q_errors, v_errors, lambda_errors;
+    for (double dt : dts) {
+      double theta = 0, rate = 0, lambda_error = 0;
+      int samples = 0;
+      const Summary summary = simulate(
+          pendulum, pendulum.initialState(tilt), methodOptions(integrator, dt, std::lround(t_end / dt)),
+          [&](double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) {
+            theta = std::atan2(q[1], q[0]);
+            rate = (q[0] * v[1] - q[1] * v[0]) / (q[0] * q[0] + q[1] * q[1]);
+            for (int i = 0; i < 3; ++i) {
+              if (std::abs(t - sample_times[i]) < 1e-9) {
+                lambda_error = std::max(lambda_error, std::abs(lambda[0] - pendulumLambda(exact_mid[i])));
+                ++samples;
+              }
+            }
+          });
+      REQUIRE(summary.ok());
+      REQUIRE(samples == 3);
+      CHECK(summary.max_phi_inf <= 1e-12);
+      q_errors.push_back(std::abs(theta - exact[0]));
+      v_errors.push_back(std::abs(rate - exact[1]));
+      lambda_errors.push_back(lambda_error);
+    }
+    const double q_order = fittedOrder(dts, q_errors), v_order = fittedOrder(dts, v_errors);
+    const double lambda_order = fittedOrder(dts, lambda_errors);
+    INFO(toString(integrator) << ": orders q " << q_order << ", qdot " << v_order << ", lambda on [0.6, 1] "
+                              << lambda_order << "; errors at dt 0.0025: " << q_errors.back() << ", "
+                              << v_errors.back() << ", " << lambda_errors.back());
+    CHECK(q_order == Approx(2.0).margin(0.15));
+    CHECK(v_order == Approx(2.0).margin(0.15));
+    CHECK(lambda_order == Approx(2.0).margin(0.2));
+  }
+}
+
+TEST_CASE("generalized-alpha and hht: the step's spectral radius at h*omega = 1e3 is rho_inf ((1+a)/(1-a) for hht)",
+          "[integrators][generalized_alpha]") {
+  for (double rho : {0.0, 0.3, 0.5, 0.8, 1.0}) {
+    const double measured = measuredSpectralRadius(Integrator::GeneralizedAlpha, rho, -0.1, 1e3);
+    INFO("rho_inf " << rho << ": measured " << measured);
+    CHECK(measured == Approx(rho).margin(0.01));
+  }
+  for (double alpha : {-1.0 / 3.0, -0.2, -0.1, 0.0}) {
+    const double measured = measuredSpectralRadius(Integrator::Hht, 0.8, alpha, 1e3);
+    INFO("hht alpha " << alpha << ": measured " << measured);
+    CHECK(measured == Approx((1.0 + alpha) / (1.0 - alpha)).margin(0.01));
+  }
+  // At low frequency the step hardly damps: the radius is near 1 whatever rho_inf.
+  CHECK(measuredSpectralRadius(Integrator::GeneralizedAlpha, 0.0, -0.1, 1e-2) == Approx(1.0).margin(1e-4));
+}
+
+TEST_CASE("generalized-alpha: on the double pendulum at a coarse dt, rho_inf 1 leaves more high-frequency lambda "
+          "than rho_inf 0.5",
+          "[integrators][generalized_alpha]") {
+  const double undamped = lambdaSecondDifferenceRms(1.0, 0.02, 200);
+  const double damped = lambdaSecondDifferenceRms(0.5, 0.02, 200);
+  INFO("RMS of lambda's second difference: rho_inf 1 " << undamped << ", rho_inf 0.5 " << damped);
+  CHECK(undamped > 2.0 * damped);
+}
