@@ -44,6 +44,7 @@
 #include "kktdae/stabilization/stabilization.hpp"
 #include "kktdae/system/constrained_system.hpp"
 #include "kktdae/system/derivative_check.hpp"
+#include "kktdae/system/dynamics_jacobian.hpp"
 #include "kktdae/system/check_model.hpp"
 #include "kktdae/autodiff/dual.hpp"
 #include "kktdae/autodiff/autodiff_constraints.hpp"
