@@ -9,7 +9,7 @@
 #include <limits>
 
 #include "../kkt/kkt_steps.hpp"
-#include "dynamics_jacobian_shim.hpp"
+#include "kktdae/system/dynamics_jacobian.hpp"
 #include "kktdae/core/checks.hpp"
 
 namespace kktdae {
@@ -203,11 +203,13 @@ class GeneralizedAlphaStepper final : public FixedStepper {
     }
   }
 
-  /// The scaled residual max(‖φ‖∞, β′‖D⁻¹r‖∞) (position units).
-  double scaledResidual(double beta_prime) const {
+  /// The scaled residual max(‖φ‖∞, min(β′‖D⁻¹r‖∞, last_correction)) (position units). On a stiff
+  /// step β′D⁻¹r overstates the position error by β′|K|/|M| (and amplifies q's round-off by as
+  /// much); the last Newton correction of q, β′‖Δq̈‖∞, then measures it (about r/K).
+  double scaledResidual(double beta_prime, double last_correction) const {
     double dynamics = 0.0;
     for (int i = 0; i < nq_; ++i) dynamics = std::max(dynamics, std::abs(r_[i]) / M_(i, i));
-    return std::max(infNorm(phi_), beta_prime * dynamics);
+    return std::max(infNorm(phi_), std::min(beta_prime * dynamics, last_correction));
   }
 
   /// Builds and factorizes [M + β′K + γ′C, −Jᵀ; J, 0] at the iterate; false (with report.kkt set)
@@ -257,11 +259,12 @@ class GeneralizedAlphaStepper final : public FixedStepper {
     Vector& q = q_iterate_;
     Vector& v = v_iterate_;
     double previous = std::numeric_limits<double>::infinity();
+    double last_correction = std::numeric_limits<double>::infinity();
     for (int iteration = 0;; ++iteration) {
       q = q_pred_ + beta_prime * qdd_;
       v = v_pred_ + gamma_prime * qdd_;
       evaluateResidual(t_next, q, v);
-      const double residual = scaledResidual(beta_prime);
+      const double residual = scaledResidual(beta_prime, last_correction);
       report.newton_residual = residual;
       report.newton_iterations = iteration;
       if (!std::isfinite(residual)) {
@@ -270,9 +273,12 @@ class GeneralizedAlphaStepper final : public FixedStepper {
                                              std::to_string(iteration) + ", t = " + formatDouble(t_next) + " s)");
         break;
       }
-      // Relative to the step's position scale: q = q_pred + β′q̈ is computed to eps·max(|q|, β′|q̈|),
-      // which on a stiff step (β′|q̈| ≫ |q|) sets the residual's round-off floor.
-      const double scale = std::max({1.0, infNorm(q), beta_prime * infNorm(qdd_)});
+      // Relative to the step's position scale: q = q_pred + β′q̈ is computed to eps·max(|q|, β′|q̈|)
+      // and β′D⁻¹r to eps·β′|D⁻¹h|, which on a stiff step (β′|q̈| ≫ |q|) set the residual's
+      // round-off floor.
+      double force_scale = 0.0;
+      for (int i = 0; i < nq_; ++i) force_scale = std::max(force_scale, std::abs(h_[i]) / M_(i, i));
+      const double scale = std::max({1.0, infNorm(q), beta_prime * infNorm(qdd_), beta_prime * force_scale});
       if (residual <= options_.newton_tolerance * scale) break;
       if (iteration == options_.newton_max_iterations) {
         report.newton_failed = true;
@@ -296,6 +302,7 @@ class GeneralizedAlphaStepper final : public FixedStepper {
       correction_ = lu_.solve(rhs_);
       ++solves_;
       qdd_ += correction_.head(nq_);
+      last_correction = beta_prime * infNorm(correction_.head(nq_));
       if (nc_ > 0) lambda_ += correction_.tail(nc_);
     }
     if (!report.ok()) {

@@ -22,11 +22,12 @@ struct GeneralizedAlphaOptions {
   /// α ∈ [−1/3, 0] of Integrator::Hht: α_m = 0, α_f = −α, β = (1−α)²/4, γ = ½ − α. α = 0 is the
   /// trapezoidal rule (no damping); its spectral radius at infinity is (1+α)/(1−α).
   double hht_alpha = -0.1;
-  /// Newton stops when the scaled residual max(‖φ(qₙ₊₁)‖∞, β′‖D⁻¹r‖∞) ≤ tolerance·s (tolerance > 0),
-  /// r the equations of motion's residual, D = diag(M), β′ = β h² (1−α_f)/(1−α_m): both parts in
-  /// position units (units of φ and of q), the position change the remaining residual is worth.
-  /// s = max(1, ‖qₙ₊₁‖∞, β′‖q̈ₙ₊₁‖∞) is the step's position scale: on a stiff step (β′|q̈| ≫ |q|)
-  /// the residual cannot be computed more exactly than eps·s.
+  /// Newton stops when the scaled residual max(‖φ(qₙ₊₁)‖∞, min(β′‖D⁻¹r‖∞, β′‖Δq̈‖∞)) ≤ tolerance·s
+  /// (tolerance > 0), r the equations of motion's residual, D = diag(M), β′ = β h² (1−α_f)/(1−α_m),
+  /// Δq̈ the last Newton correction: all in position units (units of φ and of q), the position
+  /// change the remaining residual is worth (on a stiff step the correction says it better).
+  /// s = max(1, ‖qₙ₊₁‖∞, β′‖q̈ₙ₊₁‖∞, β′‖D⁻¹h‖∞) is the step's position scale: on a stiff step
+  /// (β′|q̈| ≫ |q|) the residual cannot be computed more exactly than eps·s.
   double newton_tolerance = 1e-12;
   /// Newton iterations allowed per step (≥ 1); more fails the step (or halves it, see below).
   int newton_max_iterations = 25;
