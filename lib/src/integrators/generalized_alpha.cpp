@@ -226,6 +226,13 @@ class GeneralizedAlphaStepper final : public FixedStepper {
       block_.bottomLeftCorner(nc_, nq_) = derivatives_.jacobian();
       block_.bottomRightCorner(nc_, nc_).setZero();
     }
+    if (!block_.allFinite()) {
+      factorization_valid_ = false;
+      report.kkt = detail::failedSolve(KktStatus::NonFinite, std::numeric_limits<double>::quiet_NaN(),
+                                       "non-finite derivative terms in the " + name_ + " Newton matrix (t = " +
+                                           formatDouble(t) + " s)");
+      return false;
+    }
     lu_.compute(block_);
     ++factorizations_;
     const double rcond = lu_.rcond();
