@@ -10,23 +10,13 @@
 #include <functional>
 
 #include "../../support/pendulum_reference.hpp"
+#include "../../support/fitted_order.hpp"
 #include "kktdae/kktdae.hpp"
 
 using namespace kktdae;
+using kktdae::testing::fittedOrder;
 
 namespace {
-
-/// Least-squares slope of log(error) against log(dt).
-double fittedOrder(const std::vector<double>& dts, const std::vector<double>& errors) {
-  Eigen::MatrixXd A(dts.size(), 2);
-  Eigen::VectorXd b(dts.size());
-  for (std::size_t i = 0; i < dts.size(); ++i) {
-    A(i, 0) = std::log(dts[i]);
-    A(i, 1) = 1.0;
-    b[i] = std::log(errors[i]);
-  }
-  return A.colPivHouseholderQr().solve(b)[0];
-}
 
 SimulationOptions methodOptions(Integrator integrator, double dt, long steps) {
   SimulationOptions options;
