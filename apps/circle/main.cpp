@@ -9,6 +9,7 @@
 
 #include "common/cli_validators.hpp"
 #include "common/exit_codes.hpp"
+#include "common/generalized_alpha_flags.hpp"
 #include "common/gnuplot.hpp"
 #include "common/interrupt.hpp"
 #include "common/json_output.hpp"
@@ -25,6 +26,7 @@ using namespace kktdae::apps;
 
 struct CircleFlags {
   std::string integrator = "rk4";
+  GeneralizedAlphaOptions generalized_alpha;  ///< --rho-inf, --hht-alpha
   std::string form = "block";
   double dt = 0.005;
   double t_final = 5.0;
@@ -128,6 +130,7 @@ int run(const CircleFlags& flags) {
   options.steps = grid.steps;
   options.adaptive.rtol = flags.rtol;
   options.adaptive.atol = flags.atol;
+  options.generalized_alpha = flags.generalized_alpha;
   options.stabilization = Stabilization::baumgarte(flags.alpha, flags.beta);
   connectInterrupt(options);
 
@@ -272,9 +275,10 @@ int main(int argc, char** argv) {
                "kktdae-circle"};
   CircleFlags flags;
   app.add_option("--integrator", flags.integrator,
-                 "fixed-step (euler, semi_implicit, rk4, rattle: step dt) or adaptive (SUNDIALS: outputs every dt)")
+                 "fixed-step (euler, semi_implicit, rk4, rattle, generalized_alpha, hht: step dt) or adaptive (SUNDIALS: outputs every dt)")
       ->check(CLI::IsMember(integratorChoices()))
       ->capture_default_str();
+  addGeneralizedAlphaFlags(app, flags.generalized_alpha);
   app.add_option("--form", flags.form, "KKT form")->check(CLI::IsMember({"schur", "block"}))->capture_default_str();
   app.add_option("--dt", flags.dt, "time step [s]; the output spacing of the adaptive integrators")
       ->check(finitePositive())

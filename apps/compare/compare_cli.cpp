@@ -98,11 +98,11 @@ void addCompareFlags(CLI::App& app, CompareFlags& flags) {
                  "(default 1e-3,1e-4,...,1e-10)");
   app.add_option("--integrators", flags.integrators,
                  "comma-separated subset of euler, semi_implicit, rk4, cvode_bdf, cvode_adams, ida_index1, "
-                 "ida_ggl, rattle (default: all)");
+                 "ida_ggl, rattle, generalized_alpha, hht (default: all)");
   app.add_option("--form", flags.form, "KKT form")->check(CLI::IsMember({"schur", "block"}))->capture_default_str();
   app.add_option("--stabilization", flags.stabilization,
                  "none: the error at T is integration error alone; baumgarte: add 2 alpha phidot + beta^2 phi "
-                 "(ida_ggl and rattle ignore it)")
+                 "(ida_ggl, rattle, generalized_alpha and hht ignore it)")
       ->check(CLI::IsMember({"none", "baumgarte"}))
       ->capture_default_str();
   app.add_option("--alpha", flags.alpha, "Baumgarte damping alpha [1/s] (default 20; needs --stabilization baumgarte)")
@@ -176,7 +176,7 @@ CompareSetup finishCompareFlags(const CompareFlags& flags) {
     }
     const std::vector<double>& sweep = !dts.empty()                        ? dts
                                        : integrator == Integrator::Rk4    ? kRk4Dts
-                                       : integrator == Integrator::Rattle ? kSecondOrderDts
+                                       : convergenceOrder(integrator) == 2 ? kSecondOrderDts
                                                                           : kFirstOrderDts;
     for (double dt : sweep) {
       if (flags.horizon / dt > kMaxStepsPerRun) {

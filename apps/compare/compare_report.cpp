@@ -79,7 +79,8 @@ const std::vector<LineStyle> kStyles = {
     {Integrator::ExplicitEuler, "#d62728", 4},  {Integrator::SemiImplicitEuler, "#ff7f0e", 6},
     {Integrator::Rk4, "#2ca02c", 8},            {Integrator::CvodeBdf, "#1f77b4", 5},
     {Integrator::CvodeAdams, "#9467bd", 7},     {Integrator::IdaIndex1, "#17becf", 9},
-    {Integrator::IdaGgl, "#000000", 13},        {Integrator::Rattle, "#8c564b", 10}};
+    {Integrator::IdaGgl, "#000000", 13},        {Integrator::Rattle, "#8c564b", 10},
+    {Integrator::GeneralizedAlpha, "#e377c2", 11}, {Integrator::Hht, "#7f7f7f", 12}};
 
 const LineStyle& styleOf(Integrator integrator) {
   return *std::find_if(kStyles.begin(), kStyles.end(), [&](const LineStyle& s) { return s.integrator == integrator; });

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "common/cli_validators.hpp"
+#include "common/generalized_alpha_flags.hpp"
 #include "kktdae/kktdae.hpp"
 
 namespace kktdae::apps {
@@ -19,9 +20,10 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
       ->check(CLI::IsMember({"pendulum", "double", "triple"}))
       ->capture_default_str();
   app.add_option("--integrator", flags.integrator,
-                 "fixed-step (euler, semi_implicit, rk4, rattle: step dt) or adaptive (SUNDIALS: outputs every dt)")
+                 "fixed-step (euler, semi_implicit, rk4, rattle, generalized_alpha, hht: step dt) or adaptive (SUNDIALS: outputs every dt)")
       ->check(CLI::IsMember(integratorChoices()))
       ->capture_default_str();
+  addGeneralizedAlphaFlags(app, flags.generalized_alpha);
   addToleranceFlags(app, flags.rtol, flags.atol);
   app.add_option("--stabilization", flags.stabilization, "'all' runs none and baumgarte side by side (the chapter); 'every' adds projection and soft (MuJoCo-style)")
       ->check(CLI::IsMember({"all", "none", "baumgarte", "every"}))
@@ -85,6 +87,10 @@ void finishConstraintsFlags(ConstraintsFlags& flags) {
     if (integrator == kktdae::Integrator::Rattle) {
       throw CLI::ValidationError("--baumgarte", "'auto' does not apply to rattle: it uses no Baumgarte gain, "
                                                 "every step solves phi = 0 and J qdot = 0 itself");
+    }
+    if (integrator == kktdae::Integrator::GeneralizedAlpha || integrator == kktdae::Integrator::Hht) {
+      throw CLI::ValidationError("--baumgarte", "'auto' does not apply to " + flags.integrator +
+                                                    ": it uses no Baumgarte gain, every step solves phi = 0 itself");
     }
     if (kktdae::isAdaptive(integrator)) {
       // The adaptive gain follows the chain's own motion rate, measured by one short run at the

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "kktdae/integrators/generalized_alpha_options.hpp"
+
 namespace kktdae::apps {
 
 /// Most steps a run may take: the recording holds every step, and past this neither it nor the
@@ -26,6 +28,7 @@ struct ConstraintsFlags {
   std::string seed_text = "0";  ///< as typed; parsed into `seed`
   std::string system = "double";
   std::string integrator = "semi_implicit";
+  kktdae::GeneralizedAlphaOptions generalized_alpha;  ///< --rho-inf, --hht-alpha
   double rtol = 1e-6;  ///< adaptive integrators only
   double atol = 1e-9;
   std::string stabilization = "all";

@@ -54,6 +54,7 @@ SimulationOptions simulationOptions(const ConstraintsFlags& flags, long steps) {
   options.steps = steps;
   options.adaptive.rtol = flags.rtol;
   options.adaptive.atol = flags.atol;
+  options.generalized_alpha = flags.generalized_alpha;
   connectInterrupt(options);
   return options;
 }

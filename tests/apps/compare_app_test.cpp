@@ -69,8 +69,9 @@ TEST_CASE("compare app: a short sweep writes its files and every error follows i
   CHECK_THAT(run.output, Contains("rk4"));
 
   const auto doc = readJson(dir / "compare.json");
-  // 4 fixed-step integrators x 3 dts + 4 adaptive x 2 rtols.
-  REQUIRE(doc["rows"].size() == 20);
+  // 6 fixed-step integrators (euler, semi_implicit, rk4, rattle, generalized_alpha, hht) x 3 dts
+  // + 4 adaptive x 2 rtols.
+  REQUIRE(doc["rows"].size() == 26);
   for (const auto& row : doc["rows"]) {
     INFO(row.dump());
     CHECK(row["status"] == "ok");

@@ -19,6 +19,8 @@
 #include "kktdae/integrators/fixed_stepper.hpp"
 #include "kktdae/integrators/fixed_steppers.hpp"
 #include "kktdae/integrators/integrator.hpp"
+#include "kktdae/integrators/generalized_alpha.hpp"
+#include "kktdae/integrators/generalized_alpha_options.hpp"
 #include "kktdae/integrators/rattle.hpp"
 #include "kktdae/integrators/rattle_options.hpp"
 #include "kktdae/kkt/kkt_options.hpp"

@@ -36,6 +36,8 @@ class Integrator(_Enum):
     IDA_INDEX1: Integrator
     IDA_GGL: Integrator
     RATTLE: Integrator
+    GENERALIZED_ALPHA: Integrator
+    HHT: Integrator
     convergence_order: int
     is_adaptive: bool
 

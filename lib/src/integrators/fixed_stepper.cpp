@@ -5,6 +5,7 @@
 
 #include "kktdae/core/checks.hpp"
 #include "kktdae/integrators/fixed_steppers.hpp"
+#include "kktdae/integrators/generalized_alpha.hpp"
 #include "kktdae/integrators/rattle.hpp"
 
 namespace kktdae {
@@ -51,6 +52,9 @@ class ExplicitStepper final : public FixedStepper {
 
 std::unique_ptr<FixedStepper> makeFixedStepper(const ConstrainedSystem& system, FixedStepperSetup setup) {
   if (setup.integrator == Integrator::Rattle) return makeRattleStepper(system, setup);
+  if (setup.integrator == Integrator::GeneralizedAlpha || setup.integrator == Integrator::Hht) {
+    return makeGeneralizedAlphaStepper(system, setup);
+  }
   // The explicit methods are their step functions behind the stepper contract
   // (fixedStepFunction() throws for anything that is not fixed-step).
   const FixedStepFunction step = fixedStepFunction(setup.integrator);

@@ -30,6 +30,10 @@ std::string describeFormulation(Integrator integrator, const Stabilization& stab
       return "GGL index-2 DAE (q, v, λ, μ)";  // holds φ and φ̇ itself: no Baumgarte, no projection
     case Integrator::Rattle:
       return "RATTLE, index-3 (φ = 0 and J q̇ = 0 solved every step)";
+    case Integrator::GeneralizedAlpha:
+      return "generalized-α, index-3 (φ = 0 solved every step)";
+    case Integrator::Hht:
+      return "HHT-α, index-3 (φ = 0 solved every step)";
   }
   return std::string(toString(integrator));
 }

@@ -16,6 +16,8 @@ std::string_view toString(Integrator integrator) {
     case Integrator::IdaIndex1: return "ida_index1";
     case Integrator::IdaGgl: return "ida_ggl";
     case Integrator::Rattle: return "rattle";
+    case Integrator::GeneralizedAlpha: return "generalized_alpha";
+    case Integrator::Hht: return "hht";
   }
   return "unknown";
 }
@@ -24,7 +26,8 @@ const std::vector<Integrator>& allIntegrators() {
   static const std::vector<Integrator> all{Integrator::ExplicitEuler, Integrator::SemiImplicitEuler,
                                            Integrator::Rk4,           Integrator::CvodeBdf,
                                            Integrator::CvodeAdams,    Integrator::IdaIndex1,
-                                           Integrator::IdaGgl,        Integrator::Rattle};
+                                           Integrator::IdaGgl,        Integrator::Rattle,
+                                           Integrator::GeneralizedAlpha, Integrator::Hht};
   return all;
 }
 
@@ -40,7 +43,9 @@ Integrator parseIntegrator(std::string_view name) {
 int convergenceOrder(Integrator integrator) {
   if (isAdaptive(integrator)) return 0;
   if (integrator == Integrator::Rk4) return 4;
-  return integrator == Integrator::Rattle ? 2 : 1;
+  const bool second_order = integrator == Integrator::Rattle || integrator == Integrator::GeneralizedAlpha ||
+                            integrator == Integrator::Hht;
+  return second_order ? 2 : 1;
 }
 
 bool isAdaptive(Integrator integrator) {

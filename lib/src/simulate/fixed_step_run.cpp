@@ -16,6 +16,7 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
   setup.kkt = options.kkt;
   setup.controller = options.controller;
   setup.rattle = options.rattle;
+  setup.generalized_alpha = options.generalized_alpha;
   const std::unique_ptr<FixedStepper> stepper = makeFixedStepper(system, setup);
   RunRecorder recorder(system, options, observer, initial);
   Summary& summary = recorder.summary();
@@ -23,6 +24,9 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
     counted.kkt_solves = stepper->solves();
     counted.rhs_evaluations = stepper->modelEvaluations();
     counted.newton_iterations = stepper->newtonIterations();
+    counted.jacobian_evaluations = stepper->jacobianEvaluations();
+    counted.linear_solver_setups = stepper->factorizations();
+    counted.notes += stepper->runNotes();
   });
   summary.notes += stepper->notes();
   ProjectionWorkspace projection_ws(system, options.kkt);

@@ -67,6 +67,11 @@ BaumgarteRecommendation recommendBaumgarte(Integrator integrator, double dt, con
     throwInvalid("integrator", "rattle uses no Baumgarte gain: every step solves phi = 0 and J qdot = 0 itself "
                                "(docs/integrators.md, RATTLE)");
   }
+  if (integrator == Integrator::GeneralizedAlpha || integrator == Integrator::Hht) {
+    throwInvalid("integrator", std::string(toString(integrator)) +
+                                   " uses no Baumgarte gain: every step solves phi = 0 itself "
+                                   "(docs/integrators.md, generalized-alpha)");
+  }
   BaumgarteRecommendation r;
   r.dt_omega_limit =
       options.measured_limit > 0.0 ? options.measured_limit : baumgarteStabilityLimit(integrator, options.zeta);

@@ -4,9 +4,11 @@
 #include <Eigen/QR>
 #include <cmath>
 
+#include "../../support/fitted_order.hpp"
 #include "kktdae/kktdae.hpp"
 
 using namespace kktdae;
+using kktdae::testing::fittedOrder;
 
 namespace {
 
@@ -25,18 +27,6 @@ Vector finalState(const PendulumChain& chain, Integrator integrator, double dt) 
   REQUIRE(summary.ok());
   REQUIRE(summary.t_final == Approx(1.0).epsilon(1e-12));
   return final_state;
-}
-
-/// Least-squares slope of log(error) against log(dt).
-double fittedOrder(const std::vector<double>& dts, const std::vector<double>& errors) {
-  Eigen::MatrixXd A(dts.size(), 2);
-  Eigen::VectorXd b(dts.size());
-  for (std::size_t i = 0; i < dts.size(); ++i) {
-    A(i, 0) = std::log(dts[i]);
-    A(i, 1) = 1.0;
-    b[i] = std::log(errors[i]);
-  }
-  return A.colPivHouseholderQr().solve(b)[0];
 }
 
 }  // namespace

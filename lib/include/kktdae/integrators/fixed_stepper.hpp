@@ -12,6 +12,7 @@
 #include "kktdae/core/state.hpp"
 #include "kktdae/integrators/acceleration_function.hpp"
 #include "kktdae/integrators/integrator.hpp"
+#include "kktdae/integrators/generalized_alpha_options.hpp"
 #include "kktdae/integrators/rattle_options.hpp"
 
 namespace kktdae {
@@ -67,6 +68,13 @@ class FixedStepper {
   /// Where the method did not use what it was given (e.g. "rattle ignores Baumgarte"); empty
   /// when nothing to say. Ends with ". " when not empty.
   virtual std::string notes() const { return {}; }
+  /// What happened during the run that the Summary's notes should say (e.g. halved steps), read
+  /// once when the run ends; empty when nothing to say. Ends with ". " when not empty.
+  virtual std::string runNotes() const { return {}; }
+  /// Newton-matrix evaluations (derivative terms) so far; 0 for methods without one.
+  virtual long jacobianEvaluations() const { return 0; }
+  /// Factorizations of the Newton matrix so far; 0 for methods without one.
+  virtual long factorizations() const { return 0; }
 };
 
 /// What makeFixedStepper() needs besides the system.
@@ -76,6 +84,7 @@ struct FixedStepperSetup {
   KktOptions kkt;
   Controller controller;
   RattleOptions rattle;  ///< Integrator::Rattle only
+  GeneralizedAlphaOptions generalized_alpha;  ///< Integrator::GeneralizedAlpha and Integrator::Hht only
 };
 
 /// The stepper for setup.integrator. Throws std::invalid_argument for an adaptive integrator,

@@ -20,9 +20,14 @@ enum class Integrator {
   /// Baumgarte. Constant M only (rattle.hpp). Last in the enum so that the numbering of the
   /// others, and every list that prints them in order, keeps its place.
   Rattle,
+  /// "generalized_alpha": fixed-step, implicit, second order, index-3 (φ = 0 every step, no
+  /// Baumgarte), numerical damping set by ρ∞ (generalized_alpha.hpp). Appended after rattle.
+  GeneralizedAlpha,
+  /// "hht": HHT-α, generalized-α with α_m = 0 (α ∈ [−1/3, 0]; 0 is the trapezoidal rule).
+  Hht,
 };
 
-/// The name the apps and files use: "euler", "semi_implicit", "rk4", …, "rattle".
+/// The name the apps and files use: "euler", "semi_implicit", "rk4", …, "rattle", "generalized_alpha", "hht".
 std::string_view toString(Integrator integrator);
 /// Parses a name from toString(); throws std::invalid_argument listing the choices otherwise.
 Integrator parseIntegrator(std::string_view name);

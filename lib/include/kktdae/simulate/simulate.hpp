@@ -10,6 +10,7 @@
 #include "kktdae/core/state.hpp"
 #include "kktdae/integrators/acceleration_function.hpp"
 #include "kktdae/integrators/adaptive_options.hpp"
+#include "kktdae/integrators/generalized_alpha_options.hpp"
 #include "kktdae/integrators/integrator.hpp"
 #include "kktdae/integrators/rattle_options.hpp"
 #include "kktdae/simulate/divergence.hpp"
@@ -41,6 +42,8 @@ struct SimulationOptions {
   AdaptiveOptions adaptive;
   /// The position Newton of Integrator::Rattle; ignored by the others.
   RattleOptions rattle;
+  /// ρ∞ / HHT α and the Newton of Integrator::GeneralizedAlpha and Integrator::Hht; ignored by the others.
+  GeneralizedAlphaOptions generalized_alpha;
   /// Iterations and tolerance of every projection: the initial one (ida_ggl, or
   /// project_initial_state) and those after each step (Stabilization::project_after_step).
   ProjectionOptions projection;
