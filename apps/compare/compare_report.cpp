@@ -262,7 +262,7 @@ void writeCompareJson(RunDirectory& dir, const CompareRun& run) {
     if (!s.notes.empty()) row["notes"] = s.notes;
     // New keys only when an event was asked for: without --event the file is as before.
     if (!run.setup->event.empty()) {
-      row["event_time_error"] = numberOrNull(r.event_time_error);
+      row["event_time_error"] = exactNumberOrNull(r.event_time_error);
       row["events_fired"] = s.events.size();
     }
     rows.push_back(row);
