@@ -2,12 +2,14 @@
 // linkLengthViolation(), totalEnergy() and tip(), which seed 000's metrics.json was built from.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
 #include "kktdae/metrics/chain_metrics.hpp"
 #include "kktdae/metrics/chain_state_measures.hpp"
 #include "kktdae/metrics/chain_trace.hpp"
+#include "kktdae/metrics/energy_drift.hpp"
 #include "kktdae/models/pendulum_chain.hpp"
 
 using namespace kktdae;
@@ -55,10 +57,12 @@ TEST_CASE("chain state measures: bit-identical to the chain's violation, energy 
   }
 }
 
-TEST_CASE("chain state measures: the observers' two entry points agree", "[metrics][chain]") {
+TEST_CASE("chain state measures: the metrics and the trace equal those of the chain's own functions", "[metrics][chain]") {
   const PendulumChain chain = unevenChain(3);
   ChainMetricsObserver by_state(chain), by_measures(chain);
   ChainTrace trace_by_state, trace_by_measures;
+  EnergyDrift reference_energy(chain);  // through the virtual totalEnergy(), not measureChainState
+  double reference_max = 0.0, reference_final = 0.0;
   State state = chain.initialState(0.02);
   for (int step = 0; step < 50; ++step) {
     state.v.setConstant(0.01 * step);  // the energy and its drift change from state to state
@@ -68,17 +72,25 @@ TEST_CASE("chain state measures: the observers' two entry points agree", "[metri
     by_measures.observe(measureChainState(chain, state.q, state.v, t));
     trace_by_state.append(chain, t, state.q, state.v);
     trace_by_measures.append(t, measureChainState(chain, state.q, state.v, t));
+    reference_energy.observe(t, state.q, state.v);
+    reference_final = chain.linkLengthViolation(state.q);
+    reference_max = std::max(reference_max, reference_final);
+    REQUIRE(sameBits(trace_by_measures.energy.back(), chain.totalEnergy(state.q, state.v, t)));
+    REQUIRE(sameBits(trace_by_measures.violation.back(), reference_final));
   }
   const ChainRunMetrics a = by_state.metrics(), b = by_measures.metrics();
   REQUIRE(a.samples == 50);
   REQUIRE(b.samples == 50);
-  REQUIRE(a.max_violation > 0.0);
-  REQUIRE(a.energy_rel_max > 0.0);
-  REQUIRE(sameBits(a.max_violation, b.max_violation));
-  REQUIRE(sameBits(a.final_violation, b.final_violation));
-  REQUIRE(sameBits(a.energy_rel_max, b.energy_rel_max));
-  REQUIRE(a.tip_final == b.tip_final);
+  REQUIRE(reference_max > 0.0);
+  REQUIRE(reference_energy.maxAbsDrift() > 0.0);
+  for (const ChainRunMetrics& m : {a, b}) {
+    REQUIRE(sameBits(m.max_violation, reference_max));
+    REQUIRE(sameBits(m.final_violation, reference_final));
+    REQUIRE(sameBits(m.energy_rel_max, reference_energy.maxAbsDrift() / chain.energyScale()));
+    REQUIRE(m.tip_final == chain.tip(state.q));
+  }
   REQUIRE(trace_by_state.energy == trace_by_measures.energy);
   REQUIRE(trace_by_state.violation == trace_by_measures.violation);
+  REQUIRE(trace_by_state.tip_x == trace_by_measures.tip_x);
   REQUIRE(trace_by_state.tip_y == trace_by_measures.tip_y);
 }
