@@ -28,6 +28,7 @@
 #include "kktdae/kkt/kkt_workspace.hpp"
 #include "kktdae/kkt/solve_accelerations.hpp"
 #include "kktdae/metrics/chain_metrics.hpp"
+#include "kktdae/metrics/chain_state_measures.hpp"
 #include "kktdae/metrics/chain_trace.hpp"
 #include "kktdae/metrics/constraint_trace.hpp"
 #include "kktdae/metrics/energy_drift.hpp"

@@ -19,8 +19,10 @@ std::vector<ChainModeResult> runChainComparison(const PendulumChain& chain, cons
     if (record_trace) result.trace.reserve(static_cast<std::size_t>(options.gridSteps(initial.t)) + 1);
     result.summary = simulate(chain, initial, run_options,
                               [&](double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) {
-                                metrics.observe(t, q, v);
-                                if (record_trace) result.trace.append(chain, t, q, v);
+                                // One pass over the state feeds both the metrics and the trace.
+                                const ChainStateMeasures measures = measureChainState(chain, q, v, t);
+                                metrics.observe(measures);
+                                if (record_trace) result.trace.append(t, measures);
                                 if (also_observe) also_observe(t, q, v, lambda);
                               });
     result.metrics = metrics.metrics();

@@ -6,11 +6,15 @@
 namespace kktdae {
 
 void ChainMetricsObserver::observe(double t, ConstVectorRef q, ConstVectorRef v) {
-  partial_.final_violation = chain_.linkLengthViolation(q);
+  observe(measureChainState(chain_, q, v, t));
+}
+
+void ChainMetricsObserver::observe(const ChainStateMeasures& measures) {
+  partial_.final_violation = measures.violation;
   partial_.max_violation = std::max(partial_.max_violation, partial_.final_violation);
-  partial_.tip_final = chain_.tip(q);
+  partial_.tip_final = measures.tip;
   ++partial_.samples;
-  energy_.observe(t, q, v);
+  energy_.observeEnergy(measures.energy);
 }
 
 ChainRunMetrics ChainMetricsObserver::metrics() const {

@@ -3,12 +3,15 @@
 namespace kktdae {
 
 void ChainTrace::append(const PendulumChain& chain, double time, ConstVectorRef q, ConstVectorRef v) {
-  const Eigen::Vector3d tip = chain.tip(q);
+  append(time, measureChainState(chain, q, v, time));
+}
+
+void ChainTrace::append(double time, const ChainStateMeasures& measures) {
   t.push_back(time);
-  violation.push_back(chain.linkLengthViolation(q));
-  energy.push_back(chain.totalEnergy(q, v, time));
-  tip_x.push_back(tip.x());
-  tip_y.push_back(tip.y());
+  violation.push_back(measures.violation);
+  energy.push_back(measures.energy);
+  tip_x.push_back(measures.tip.x());
+  tip_y.push_back(measures.tip.y());
 }
 
 void ChainTrace::reserve(std::size_t n) {

@@ -5,8 +5,10 @@
 
 namespace kktdae {
 
-void EnergyDrift::observe(double t, ConstVectorRef q, ConstVectorRef v) {
-  final_ = system_.totalEnergy(q, v, t);
+void EnergyDrift::observe(double t, ConstVectorRef q, ConstVectorRef v) { observeEnergy(system_.totalEnergy(q, v, t)); }
+
+void EnergyDrift::observeEnergy(double energy) {
+  final_ = energy;
   if (samples_++ == 0) initial_ = final_;
   max_abs_drift_ = std::max(max_abs_drift_, std::abs(final_ - initial_));
 }

@@ -4,6 +4,7 @@
 
 #include <Eigen/Core>
 
+#include "kktdae/metrics/chain_state_measures.hpp"
 #include "kktdae/metrics/energy_drift.hpp"
 #include "kktdae/models/pendulum_chain.hpp"
 
@@ -24,7 +25,11 @@ class ChainMetricsObserver {
  public:
   explicit ChainMetricsObserver(const PendulumChain& chain) : chain_(chain), energy_(chain) {}
 
+  /// Measures the state (one pass, measureChainState) and takes it in.
   void observe(double t, ConstVectorRef q, ConstVectorRef v);
+  /// Takes in a state already measured by measureChainState (a caller that also records the
+  /// measures computes them once for both).
+  void observe(const ChainStateMeasures& measures);
   ChainRunMetrics metrics() const;
 
  private:

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "kktdae/metrics/chain_state_measures.hpp"
 #include "kktdae/models/pendulum_chain.hpp"
 
 namespace kktdae {
@@ -13,7 +14,10 @@ namespace kktdae {
 struct ChainTrace {
   std::vector<double> t, violation, energy, tip_x, tip_y;
 
+  /// Measures the state (one pass, measureChainState) and appends it.
   void append(const PendulumChain& chain, double time, ConstVectorRef q, ConstVectorRef v);
+  /// Appends a state already measured by measureChainState.
+  void append(double time, const ChainStateMeasures& measures);
   std::size_t size() const { return t.size(); }
   void reserve(std::size_t n);
 };

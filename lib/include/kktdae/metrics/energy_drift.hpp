@@ -12,6 +12,9 @@ class EnergyDrift {
   explicit EnergyDrift(const ConstrainedSystem& system) : system_(system) {}
 
   void observe(double t, ConstVectorRef q, ConstVectorRef v);
+  /// Takes in E = T + V of the next state, computed by the caller (e.g. in one pass with other
+  /// per-state numbers); the same as observe() for a caller that computes it as totalEnergy() does.
+  void observeEnergy(double energy);
 
   double initialEnergy() const { return initial_; }
   double finalEnergy() const { return final_; }
