@@ -7,7 +7,7 @@
 using namespace kktdae::testing;
 using Catch::Matchers::Contains;
 
-TEST_CASE("generalized-alpha apps: constraints and circle run generalized_alpha and hht; bad --rho-inf and "
+TEST_CASE("generalized-alpha apps: constraints and circle run generalized_alpha and hht, bad --rho-inf and "
           "--hht-alpha are usage errors",
           "[apps][generalized_alpha]") {
   const std::string constraints = KKTDAE_CONSTRAINTS_APP, circle = KKTDAE_CIRCLE_APP;

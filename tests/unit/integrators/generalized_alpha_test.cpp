@@ -239,8 +239,8 @@ TEST_CASE("generalized-alpha and hht: every shipped model runs through simulate(
   }
 }
 
-TEST_CASE("generalized-alpha: Baumgarte gains are ignored with a note; a failing Newton ends the run naming the "
-          "step; halving is reported",
+TEST_CASE("generalized-alpha: Baumgarte gains are ignored with a note, a failing Newton ends the run naming the "
+          "step, halving is reported",
           "[integrators][generalized_alpha]") {
   const PendulumChain chain(PendulumChainParams::uniform(2));
   SimulationOptions options = methodOptions(Integrator::GeneralizedAlpha, 0.01, 50);
@@ -298,7 +298,7 @@ TEST_CASE("generalized-alpha: bad options throw naming the field and value", "[i
   CHECK_FALSE(isAdaptive(Integrator::GeneralizedAlpha));
 }
 
-TEST_CASE("generalized-alpha: Jacobian reuse policies reach the same solution; reuse saves factorizations",
+TEST_CASE("generalized-alpha: Jacobian reuse policies reach the same solution, reuse saves factorizations",
           "[integrators][generalized_alpha]") {
   const PendulumChain chain(PendulumChainParams::uniform(5));
   Vector final_q[3];

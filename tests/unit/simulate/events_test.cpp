@@ -314,7 +314,7 @@ TEST_CASE("events: recording events does not change the trajectory, bit for bit,
   }
 }
 
-TEST_CASE("events: invalid events are refused naming the field; a g of the wrong size ends the run",
+TEST_CASE("events: invalid events are refused naming the field, a g of the wrong size ends the run",
           "[simulate][events]") {
   const PendulumChain chain(PendulumChainParams::uniform(1));
   SimulationOptions options;

@@ -67,6 +67,7 @@ struct AdaptiveGainRun {
   bool reached_end = false;
   double scd = 0.0;        ///< significantCorrectDigits of q(t_end) against the reference's non-zero entries
   long work = 0;           ///< Summary::rhs_evaluations: f (CVODE) or F (IDA) calls, Jacobians' included
+                           ///< (the scan runs with NewtonMatrix::DifferenceQuotient so that they are)
   /// scd − log₁₀ work = −log₁₀(relative error × work): higher is better; −∞ for a failed run.
   double efficiency = 0.0;
 };
