@@ -30,6 +30,7 @@ class ExplicitStepper final : public FixedStepper {
   StepReport settle(const State& state) override { return evaluate(state); }
 
   const Vector& lambda() const override { return f_.lambda(); }
+  bool lambdaIsKktSolve() const override { return true; }  // f_ solved at the settled state
   const KktWorkspace& terms() const override { return f_.workspace(); }
   const AccelerationFunction& accelerationFunction() const override { return f_; }
   long solves() const override { return f_.solves(); }

@@ -36,11 +36,9 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
   // Events watch the step ends and search inside a step on its Hermite interpolant; they never
   // touch the stepper, so the trajectory is the one without them.
   EventRunner events(system, options, options.stabilization, summary);
-  // The explicit methods' λ at a settled state is the KKT solve's there: the events can use it.
-  // The others' (RATTLE's impulse average) is not, so the events solve for their own.
-  const bool stepper_lambda_is_kkt = options.integrator == Integrator::ExplicitEuler ||
-                                     options.integrator == Integrator::SemiImplicitEuler ||
-                                     options.integrator == Integrator::Rk4;
+  // Where the stepper's λ is the KKT solve's at the settled state the events use it; otherwise
+  // (RATTLE's impulse average) they solve for their own.
+  const bool stepper_lambda_is_kkt = stepper->lambdaIsKktSolve();
 
   auto stepFailure = [&](const StepReport& report, long step_index, double t, const char* where) {
     summary.failed_step = step_index;

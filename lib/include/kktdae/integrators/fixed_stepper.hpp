@@ -53,6 +53,10 @@ class FixedStepper {
   /// The multiplier handed to the observer at the last reset()/settled state, size nc. What it
   /// means differs by method (documented on each; for explicit methods λ of the KKT solve there).
   virtual const Vector& lambda() const = 0;
+  /// True when lambda() is the KKT solve's multiplier at the settled state, so that others
+  /// (events) may use it instead of solving again; false when it means something else (RATTLE's
+  /// impulse average) or is not known to be that.
+  virtual bool lambdaIsKktSolve() const { return false; }
   /// The model terms at the last reset()/settled state: phi and phi_dot there are what the
   /// Summary's violation maxima record.
   virtual const KktWorkspace& terms() const = 0;
