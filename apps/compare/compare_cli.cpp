@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "common/cli_validators.hpp"
+#include "common/generalized_alpha_flags.hpp"
 #include "common/number_format.hpp"
 #include "kktdae/models/pendulum_chain.hpp"
 #include "kktdae/simulate/event_condition.hpp"
@@ -100,6 +101,7 @@ void addCompareFlags(CLI::App& app, CompareFlags& flags) {
                  "comma-separated subset of euler, semi_implicit, rk4, cvode_bdf, cvode_adams, ida_index1, "
                  "ida_ggl, rattle, generalized_alpha, hht (default: all)");
   app.add_option("--form", flags.form, "KKT form")->check(CLI::IsMember({"schur", "block"}))->capture_default_str();
+  addGeneralizedAlphaFlags(app, flags.generalized_alpha);
   app.add_option("--stabilization", flags.stabilization,
                  "none: the error at T is integration error alone; baumgarte: add 2 alpha phidot + beta^2 phi "
                  "(ida_ggl, rattle, generalized_alpha and hht ignore it)")
@@ -125,7 +127,7 @@ void addCompareFlags(CLI::App& app, CompareFlags& flags) {
       ->required();
 }
 
-CompareSetup finishCompareFlags(const CompareFlags& flags) {
+CompareSetup finishCompareFlags(const CompareFlags& flags, const CLI::App& app) {
   CompareSetup setup;
   setup.model = flags.model;
   if (flags.model == "chain") {
@@ -166,6 +168,7 @@ CompareSetup finishCompareFlags(const CompareFlags& flags) {
       setup.integrators.push_back(integrator);
     }
   }
+  requireGeneralizedAlphaFlagsApply(app, setup.integrators, "--integrators");
 
   const std::vector<double> dts = flags.dts.empty() ? std::vector<double>{} : parsePositiveList("--dts", flags.dts);
   const std::vector<double> rtols = flags.rtols.empty() ? kRtols : parsePositiveList("--rtols", flags.rtols);
@@ -200,6 +203,7 @@ CompareSetup finishCompareFlags(const CompareFlags& flags) {
   options.reference_rtol = flags.reference_rtol;
   options.parallel.threads = flags.threads;
   options.kkt.form = parseKktForm(flags.form);
+  options.generalized_alpha = flags.generalized_alpha;
   if (flags.stabilization == "baumgarte") {
     options.stabilization = Stabilization::baumgarte(flags.alpha.value_or(20.0), flags.beta.value_or(20.0));
   } else {

@@ -30,6 +30,8 @@ struct CompareFlags {
   /// --event: a condition of the chain (event_condition.hpp's grammar) whose located times every
   /// run reports against the reference's; absent: none, the files unchanged.
   std::optional<std::string> event;
+  /// --rho-inf, --hht-alpha: generalized_alpha's ρ∞ and hht's α (library defaults otherwise).
+  GeneralizedAlphaOptions generalized_alpha;
 };
 
 /// The launch tilt of the default double pendulum [rad]: far enough from hanging straight down
@@ -51,9 +53,10 @@ struct CompareSetup {
 /// Registers every flag on `app`; CLI11's validators turn bad values into usage errors.
 void addCompareFlags(CLI::App& app, CompareFlags& flags);
 
-/// Checks what the validators cannot (lists, flags that only fit one model or one
-/// stabilization) and builds the setup; throws CLI::ValidationError naming the flag.
-CompareSetup finishCompareFlags(const CompareFlags& flags);
+/// Checks what the validators cannot (lists, flags that only fit one model, one stabilization or
+/// one integrator; `app` says which flags were given) and builds the setup; throws
+/// CLI::ValidationError naming the flag.
+CompareSetup finishCompareFlags(const CompareFlags& flags, const CLI::App& app);
 
 /// Parses "a,b,c" into finite numbers > 0; throws CLI::ValidationError naming `flag`.
 std::vector<double> parsePositiveList(const std::string& flag, const std::string& text);

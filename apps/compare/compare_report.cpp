@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "common/generalized_alpha_flags.hpp"
 #include "common/json_output.hpp"
 #include "common/number_format.hpp"
 
@@ -93,7 +94,12 @@ std::string legendTitle(const CompareRun& run, Integrator integrator) {
     if (r.setting.integrator == integrator) values.push_back(isAdaptive(integrator) ? r.setting.rtol : r.setting.dt);
   }
   const std::string unit = isAdaptive(integrator) ? "" : " s";
-  const std::string name = std::string(toString(integrator)) + (isAdaptive(integrator) ? " (rtol " : " (dt ");
+  std::string name(toString(integrator));
+  // A ρ∞ or α off the defaults is part of what the line shows (compare.json records the same).
+  const nlohmann::json settings = generalizedAlphaSettings(optionsOf(run).generalized_alpha, {integrator});
+  if (settings.contains("rho_inf")) name += ", rho_inf " + pythonRepr(settings["rho_inf"].get<double>());
+  if (settings.contains("hht_alpha")) name += ", alpha " + pythonRepr(settings["hht_alpha"].get<double>());
+  name += isAdaptive(integrator) ? " (rtol " : " (dt ";
   if (values.size() == 1) return name + pythonRepr(values.front()) + unit + ")";
   return name + pythonRepr(values.front()) + " ... " + pythonRepr(values.back()) + unit + ")";
 }
@@ -218,6 +224,11 @@ void writeCompareJson(RunDirectory& dir, const CompareRun& run) {
   doc["stabilization"] = {{"kind", options.stabilization.kind == Stabilization::Kind::None ? "none" : "baumgarte"},
                           {"alpha", options.stabilization.alpha},
                           {"beta", options.stabilization.beta}};
+  // ρ∞ and α only when off the library's defaults: a run at the defaults writes the file it always did.
+  if (const nlohmann::json settings = generalizedAlphaSettings(options.generalized_alpha, setup.integrators);
+      !settings.is_null()) {
+    doc["generalized_alpha"] = settings;
+  }
   doc["timing_repeats"] = options.timing_repeats;
   doc["timing_note"] = "measured times are in timing.json and timing.csv; every number here is reproducible";
 

@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
   CompareSetup setup;
   try {
     app.parse(argc, argv);
-    setup = finishCompareFlags(flags);
+    setup = finishCompareFlags(flags, app);
   } catch (const CLI::ParseError& error) {
     return usageExit(app, error);
   } catch (const std::invalid_argument& error) {  // a Baumgarte gain the library refuses

@@ -27,7 +27,7 @@ int runOne(const TestSetSetup& setup, const std::filesystem::path& out) {
   RunDirectory dir = openRunDirectory("--out", out, "kktdae-testset", kTestSetFiles);
   const TestSetCase problem = makeTestSetCase(setup.problem);
   const TestSetRunResult result = runTestSet(problem, setup.run);
-  writeRunFiles(dir, problem, result);
+  writeRunFiles(dir, problem, setup.run, result);
   dir.finish(result.reached_end ? RunOutcome::Complete : RunOutcome::Failed, result.summary.message);
   std::printf("kktdae-testset: %s\n%s\n", problem.title.c_str(), result.formulation.c_str());
   std::printf("%s\n", formatRunLine(result).c_str());

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "common/cli_validators.hpp"
+#include "common/generalized_alpha_flags.hpp"
 #include "common/number_format.hpp"
 
 namespace kktdae::apps {
@@ -34,13 +35,15 @@ void addTestSetFlags(CLI::App& app, TestSetFlags& flags) {
   app.add_option("--integrator", flags.integrator, "integrator of the single run (--ladder runs them all)")
       ->check(CLI::IsMember(integratorChoices()))
       ->capture_default_str();
+  addGeneralizedAlphaFlags(app, flags.generalized_alpha);
   addToleranceFlags(app, flags.rtol, flags.atol);
   app.add_option("--dt", flags.dt,
                  "fixed-step integrators: the step [s]; must divide t_end (0.03 s andrews, 3 s caraxis) "
                  "(default t_end/1000)")
       ->check(finitePositive());
   app.add_option("--stabilization", flags.stabilization,
-                 "fixed-step integrators: none, projection (after every step) or baumgarte (--alpha, --beta)")
+                 "fixed-step integrators: none, projection (after every step) or baumgarte (--alpha, --beta; "
+                 "rattle, generalized_alpha and hht ignore the gains)")
       ->check(CLI::IsMember({"none", "projection", "baumgarte"}))
       ->capture_default_str();
   app.add_option("--alpha", flags.alpha, "Baumgarte damping alpha [1/s] (needs --stabilization baumgarte)")
@@ -88,12 +91,15 @@ TestSetSetup finishTestSetFlags(const TestSetFlags& flags, CLI::App& app) {
     setup.ladder_options.max_steps = flags.max_steps.value_or(kLadderMaxSteps);
     setup.ladder_options.timing_repeats = flags.repeats;
     setup.ladder_options.kkt = kkt;
+    setup.ladder_options.generalized_alpha = flags.generalized_alpha;
     return setup;
   }
   if (app.count("--repeats") > 0) throw CLI::ValidationError("--repeats", "only --ladder repeats runs");
 
+  requireGeneralizedAlphaFlagsApply(app, {integrator}, "--integrator " + flags.integrator);
   TestSetRunOptions& run = setup.run;
   run.integrator = integrator;
+  run.generalized_alpha = flags.generalized_alpha;
   run.rtol = flags.rtol;
   run.atol = flags.atol;
   run.kkt = kkt;

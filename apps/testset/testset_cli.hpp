@@ -23,6 +23,8 @@ struct TestSetFlags {
   bool ladder = false;
   int repeats = 1;
   std::string out;
+  /// --rho-inf, --hht-alpha: generalized_alpha's ρ∞ and hht's α (library defaults otherwise).
+  GeneralizedAlphaOptions generalized_alpha;
 };
 
 /// What the flags ask for.

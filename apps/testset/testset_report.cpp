@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/generalized_alpha_flags.hpp"
 #include "common/gnuplot.hpp"
 #include "common/json_output.hpp"
 #include "common/number_format.hpp"
@@ -77,7 +78,8 @@ std::string formatRunLine(const TestSetRunResult& r) {
   return line;
 }
 
-void writeRunFiles(RunDirectory& out, const TestSetCase& problem, const TestSetRunResult& r) {
+void writeRunFiles(RunDirectory& out, const TestSetCase& problem, const TestSetRunOptions& options,
+                   const TestSetRunResult& r) {
   const ReferenceSolution& ref = problem.reference;
   nlohmann::json m;
   m["problem"] = std::string(toString(problem.problem));
@@ -89,6 +91,11 @@ void writeRunFiles(RunDirectory& out, const TestSetCase& problem, const TestSetR
   m["rtol"] = r.rtol;
   m["atol"] = r.atol;
   m["dt"] = adaptive ? nlohmann::json(nullptr) : nlohmann::json(r.dt);
+  // ρ∞ or α only when off the library's defaults: a run at the defaults writes the file it always did.
+  if (const nlohmann::json settings = generalizedAlphaSettings(options.generalized_alpha, {r.integrator});
+      !settings.is_null()) {
+    m["generalized_alpha"] = settings;
+  }
   m["status"] = r.reached_end ? std::string("ok") : std::string(toString(r.summary.status));
   m["message"] = r.summary.message;
   m["notes"] = r.summary.notes;
@@ -262,6 +269,10 @@ std::vector<std::string> writeLadderFiles(RunDirectory& out, const TestSetCase& 
   doc["fixed_step_stabilization"] = options.fixed_stabilization.describe();
   doc["max_steps"] = options.max_steps;
   doc["kkt_form"] = std::string(toString(options.kkt.form));
+  if (const nlohmann::json settings = generalizedAlphaSettings(options.generalized_alpha, integratorsOf(rows));
+      !settings.is_null()) {
+    doc["generalized_alpha"] = settings;  // as in metrics.json: only values off the defaults
+  }
   doc["note"] = "scd = -log10 max_i |q_i - ref_i| / |ref_i| over the scored components at t_end; mescd uses the "
                 "floor atol/rtol; empty fields: see status. Evaluations count our formulation's f, F or KKT "
                 "stages, not the Test Set's 27-variable (andrews) or 10-variable (caraxis) first-order DAE.";

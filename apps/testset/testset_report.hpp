@@ -15,8 +15,9 @@ namespace kktdae::apps {
 /// One line per run: integrator, setting, status, scd, mescd, steps, evaluations.
 std::string formatRunLine(const TestSetRunResult& result);
 
-/// metrics.json (deterministic) and timing.json (wall time) of one run.
-void writeRunFiles(RunDirectory& out, const TestSetCase& problem, const TestSetRunResult& result);
+/// metrics.json (deterministic) and timing.json (wall time) of one run made with `options`.
+void writeRunFiles(RunDirectory& out, const TestSetCase& problem, const TestSetRunOptions& options,
+                   const TestSetRunResult& result);
 
 /// The ladder's table, one row per rung.
 std::string formatLadderTable(const std::vector<TestSetLadderRow>& rows);

@@ -195,3 +195,72 @@ TEST_CASE("testset app: a capped car-axis ladder has a row per rung, failed ones
     CHECK(readFile(dir / file) == readFile(again / file));
   }
 }
+
+TEST_CASE("testset app: --rho-inf and --hht-alpha reach the run and the ladder, and are recorded off their defaults",
+          "[apps][testset][generalized_alpha]") {
+  const auto dir = freshOutputDir("testset_galpha");
+  auto endQ = [&](const std::string& flags, const std::string& name) {
+    const auto out = dir / name;
+    const AppRun run = runApp(kApp, "--problem caraxis " + flags + " --out '" + out.string() + "'");
+    INFO(flags << "\n" << run.output);
+    REQUIRE(run.exit_code == 0);
+    const auto m = readJson(out / "metrics.json");
+    return std::make_pair(numbers(m["end_state"]["q"]), m);
+  };
+  const auto [plain_q, plain] = endQ("--integrator generalized_alpha", "plain");
+  const auto [undamped_q, undamped] = endQ("--integrator generalized_alpha --rho-inf 1", "rho1");
+  const auto [trapezoidal_q, trapezoidal] = endQ("--integrator hht --hht-alpha 0", "alpha0");
+  CHECK_FALSE(plain.contains("generalized_alpha"));  // at the defaults, the file as before the flags
+  CHECK(undamped["generalized_alpha"] == nlohmann::json{{"rho_inf", 1.0}});
+  CHECK(trapezoidal["generalized_alpha"] == nlohmann::json{{"hht_alpha", 0.0}});
+  // ρ∞ = 1 (α_m = α_f = ½) and α = 0 (α_m = α_f = 0) are both the trapezoidal rule in (q, q̇):
+  // the same end state up to the Newton tolerance (1e-12 in position units), while the default
+  // ρ∞ = 0.8 damps and ends measurably elsewhere.
+  REQUIRE(plain_q.size() == undamped_q.size());
+  double same = 0.0, moved = 0.0;
+  for (std::size_t i = 0; i < plain_q.size(); ++i) {
+    same = std::max(same, std::abs(undamped_q[i] - trapezoidal_q[i]));
+    moved = std::max(moved, std::abs(undamped_q[i] - plain_q[i]));
+  }
+  CHECK(same < 1e-10);
+  CHECK(moved > 1e-6);
+
+  // The ladder hands the same options to its rungs: its 300-step generalized_alpha row is the
+  // single run at dt = 3 s / 300.
+  const auto ladder_dir = dir / "ladder";
+  const AppRun ladder = runApp(kApp, "--problem caraxis --ladder --max-steps 400 --rho-inf 0.5 --hht-alpha -0.2 "
+                                     "--out '" + ladder_dir.string() + "'");
+  INFO(ladder.output);
+  REQUIRE(ladder.exit_code == 0);
+  const auto doc = readJson(ladder_dir / "ladder.json");
+  CHECK(doc["generalized_alpha"] == nlohmann::json{{"hht_alpha", -0.2}, {"rho_inf", 0.5}});
+  const auto [single_q, single] = endQ("--integrator generalized_alpha --dt 0.01 --rho-inf 0.5", "single");
+  int matched = 0;
+  for (const auto& row : doc["rows"]) {
+    if (row["integrator"] != "generalized_alpha") continue;
+    ++matched;
+    CHECK(numbers(row["end_q"]) == single_q);
+  }
+  CHECK(matched == 1);
+}
+
+TEST_CASE("testset app: --rho-inf and --hht-alpha out of range or for another integrator are usage errors",
+          "[apps][testset][generalized_alpha]") {
+  const auto dir = freshOutputDir("testset_galpha_usage");
+  const std::string out = " --out '" + dir.string() + "'";
+  const std::pair<std::string, std::string> cases[] = {
+      {"--integrator generalized_alpha --rho-inf 1.5", "--rho-inf"},
+      {"--integrator generalized_alpha --rho-inf -0.1", "--rho-inf"},
+      {"--integrator hht --hht-alpha -0.5", "--hht-alpha"},
+      {"--integrator hht --hht-alpha 0.1", "--hht-alpha"},
+      {"--integrator ida_index1 --rho-inf 0.5", "applies to generalized_alpha only"},
+      {"--integrator generalized_alpha --hht-alpha -0.2", "applies to hht only"},
+  };
+  for (const auto& [arguments, fragment] : cases) {
+    const AppRun run = runApp(kApp, arguments + out);
+    INFO(arguments << "\n" << run.output);
+    CHECK(run.exit_code == 2);
+    CHECK_THAT(run.output, Contains(fragment));
+  }
+  CHECK_FALSE(std::filesystem::exists(dir / "metrics.json"));
+}

@@ -70,6 +70,7 @@ void TestSetRunOptions::validate() const {
   requirePositive("atol", atol);
   stabilization.validate();
   kkt.validate();
+  generalized_alpha.validate();
 }
 
 TestSetRunResult runTestSet(const TestSetCase& problem, const TestSetRunOptions& options) {
@@ -80,6 +81,7 @@ TestSetRunResult runTestSet(const TestSetCase& problem, const TestSetRunOptions&
   SimulationOptions sim;
   sim.integrator = options.integrator;
   sim.kkt = options.kkt;
+  sim.generalized_alpha = options.generalized_alpha;
   if (adaptive) {
     // One output interval ending at t_end, hit exactly: the end state is a true step of the
     // solver, not an interpolation.
@@ -138,6 +140,7 @@ void TestSetLadderOptions::validate() const {
   if (timing_repeats < 1) throwInvalid("timing_repeats", "must be >= 1, got " + std::to_string(timing_repeats));
   fixed_stabilization.validate();
   kkt.validate();
+  generalized_alpha.validate();
 }
 
 std::vector<TestSetLadderRow> runTestSetLadder(const TestSetCase& problem, const TestSetLadderOptions& options) {
@@ -151,6 +154,7 @@ std::vector<TestSetLadderRow> runTestSetLadder(const TestSetCase& problem, const
     base.stabilization = options.fixed_stabilization;
     base.max_steps = options.max_steps;
     base.kkt = options.kkt;
+    base.generalized_alpha = options.generalized_alpha;
     if (isAdaptive(integrator)) {
       for (double tolerance : options.tolerances) {
         base.rtol = base.atol = tolerance;

@@ -42,6 +42,7 @@ SimulationOptions optionsFor(const WorkPrecisionCase& setting, const WorkPrecisi
   run.integrator = setting.integrator;
   run.stabilization = options.stabilization;
   run.kkt = options.kkt;
+  run.generalized_alpha = options.generalized_alpha;
   run.interrupt = options.interrupt;
   run.events = options.events;
   for (Event& event : run.events) event.action = EventAction::Record;  // every run reaches T
@@ -94,6 +95,7 @@ void WorkPrecisionOptions::validate() const {
   if (timing_repeats < 1) throwInvalid("timing_repeats", "must be >= 1, got " + std::to_string(timing_repeats));
   stabilization.validate();
   kkt.validate();
+  generalized_alpha.validate();
   parallel.validate();
   validateEvents(events);
 }

@@ -1,10 +1,12 @@
-// The test-set runner: names, option checks, scores that agree with the end state, formulations,
-// and a ladder that covers every integrator with failed rungs as rows.
+// The test-set runner: names, option checks (and the work-precision options' generalized-α
+// member), scores that agree with the end state, formulations, and a ladder that covers every
+// integrator with failed rungs as rows.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 
 #include "kktdae/experiments/test_set.hpp"
+#include "kktdae/experiments/work_precision.hpp"
 #include "kktdae/metrics/significant_digits.hpp"
 
 using namespace kktdae;
@@ -23,6 +25,16 @@ TEST_CASE("test set: problem names round-trip and bad options are refused by nam
   options.integrator = Integrator::CvodeBdf;
   options.rtol = -1.0;
   CHECK_THROWS_WITH(runTestSet(andrews, options), Contains("rtol"));
+  options = {};
+  options.integrator = Integrator::GeneralizedAlpha;
+  options.generalized_alpha.rho_inf = 1.5;
+  CHECK_THROWS_WITH(runTestSet(andrews, options), Contains("generalized_alpha.rho_inf") && Contains("1.5"));
+  TestSetLadderOptions ladder;
+  ladder.generalized_alpha.hht_alpha = -0.5;
+  CHECK_THROWS_WITH(runTestSetLadder(andrews, ladder), Contains("generalized_alpha.hht_alpha") && Contains("-0.5"));
+  WorkPrecisionOptions comparison;
+  comparison.generalized_alpha.newton_max_iterations = 0;
+  CHECK_THROWS_WITH(comparison.validate(), Contains("generalized_alpha.newton_max_iterations") && Contains("0"));
 }
 
 TEST_CASE("test set: a run's scd is that of its end state, and lambda_source is the Test Set's sign",

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kktdae/integrators/generalized_alpha_options.hpp"
 #include "kktdae/models/reference_solution.hpp"
 #include "kktdae/simulate/simulate.hpp"
 
@@ -56,6 +57,8 @@ struct TestSetRunOptions {
   /// and the adaptive solvers' internal steps (their mxstep over the one output interval).
   long max_steps = 1000000;
   KktOptions kkt;
+  /// ρ∞ (generalized_alpha), α (hht) and their Newton; ignored by the other integrators.
+  GeneralizedAlphaOptions generalized_alpha;
   /// Throws std::invalid_argument naming the field and value.
   void validate() const;
 };
@@ -95,6 +98,9 @@ struct TestSetLadderOptions {
   /// Runs per rung; the wall time reported is their median (the upper one of an even count).
   int timing_repeats = 1;
   KktOptions kkt;
+  /// TestSetRunOptions::generalized_alpha of every generalized_alpha and hht rung.
+  GeneralizedAlphaOptions generalized_alpha;
+  /// Throws std::invalid_argument naming the bad field and value.
   void validate() const;
 };
 

@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include "kktdae/integrators/generalized_alpha_options.hpp"
 #include "kktdae/parallel/sweep.hpp"
 #include "kktdae/simulate/simulate.hpp"
 
@@ -25,6 +26,9 @@ struct WorkPrecisionOptions {
   double atol_ratio = 1e-2;      ///< atol = atol_ratio · rtol
   Stabilization stabilization = Stabilization::none();
   KktOptions kkt;
+  /// ρ∞ (generalized_alpha), α (hht) and their Newton, for the cases of those two integrators;
+  /// the others ignore it. Validated with the rest even when neither is among the cases.
+  GeneralizedAlphaOptions generalized_alpha;
   int timing_repeats = 3;        ///< runs per case; the wall time reported is their median
   /// Reference: ida_ggl at this tolerance (atol = atol_ratio · rtol)…
   double reference_rtol = 1e-12;
@@ -41,6 +45,7 @@ struct WorkPrecisionOptions {
   /// Events to locate in every run, the reference's included (their actions are made Record):
   /// each result's event_time_error compares its located times with the reference's. Empty: none.
   std::vector<Event> events;
+  /// Throws std::invalid_argument naming the bad field and value.
   void validate() const;
 };
 
