@@ -38,6 +38,10 @@ def parse_args(argv=None):
                         help="a 1-, 2-, or 3-link chain of distance constraints")
     parser.add_argument("--integrator", choices=[i.label for i in kktdae.all_integrators()],
                         default="semi_implicit", help="the chapter's three, or one of kktdae's adaptive ones")
+    parser.add_argument("--rho-inf", type=float, default=kktdae.GeneralizedAlphaOptions().rho_inf,
+                        help="generalized_alpha: spectral radius at infinite frequency in [0, 1]")
+    parser.add_argument("--hht-alpha", type=float, default=kktdae.GeneralizedAlphaOptions().hht_alpha,
+                        help="hht: alpha in [-1/3, 0] (0: the trapezoidal rule)")
     parser.add_argument("--stabilization", choices=["all", "none", "baumgarte"], default="all",
                         help="'all' runs the none-vs-baumgarte comparison")
     parser.add_argument("--baumgarte", type=float, default=20.0,
@@ -92,7 +96,9 @@ def main(argv=None) -> int:
     tilt = rng.uniform(-0.05, 0.05)
     modes = {"none": kktdae.Stabilization.none(), "baumgarte": kktdae.Stabilization.critical(args.baumgarte)}
     names = list(modes) if args.stabilization == "all" else [args.stabilization]
-    options = kktdae.SimulationOptions(integrator=args.integrator, dt=args.dt, steps=num_steps)
+    options = kktdae.SimulationOptions(integrator=args.integrator, dt=args.dt, steps=num_steps,
+                                       generalized_alpha=kktdae.GeneralizedAlphaOptions(rho_inf=args.rho_inf,
+                                                                                        hht_alpha=args.hht_alpha))
     results = kktdae.run_chain_comparison(chain, chain.initial_state(tilt),
                                           [kktdae.ChainMode(name, modes[name]) for name in names], options,
                                           record_trace=args.rerun)

@@ -20,6 +20,11 @@ FLAG_SETS = {
     "pendulum_baumgarte_smoke": ["--system", "pendulum", "--stabilization", "baumgarte", "--baumgarte", "35",
                                  "--smoke"],
     "double_euler_none": ["--integrator", "euler", "--stabilization", "none", "--dt", "0.002", "--steps", "1500"],
+    # SimulationOptions.generalized_alpha from Python against the C++ app's --rho-inf / --hht-alpha.
+    "double_generalized_alpha_rho05": ["--integrator", "generalized_alpha", "--rho-inf", "0.5", "--stabilization",
+                                       "none", "--dt", "0.02", "--steps", "200"],
+    "triple_hht_alpha03": ["--system", "triple", "--integrator", "hht", "--hht-alpha", "-0.3", "--stabilization",
+                           "none", "--dt", "0.02", "--steps", "200"],
 }
 
 

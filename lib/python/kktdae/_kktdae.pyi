@@ -49,6 +49,10 @@ class NewtonLinearSolver(_Enum):
     SPARSE: NewtonLinearSolver
     KRYLOV: NewtonLinearSolver
 
+class NewtonMatrix(_Enum):
+    ANALYTIC: NewtonMatrix
+    DIFFERENCE_QUOTIENT: NewtonMatrix
+
 class AdaptiveOptions:
     rtol: float
     atol: float
@@ -59,9 +63,41 @@ class AdaptiveOptions:
     initial_step: float
     stop_at_outputs: bool
     linear_solver: NewtonLinearSolver
+    newton_matrix: NewtonMatrix
     krylov_dimension: int
     def __init__(self, **fields: object) -> None: ...
     def validate(self, nq: int) -> None: ...
+
+class RattleOptions:
+    newton_tolerance: float
+    newton_max_iterations: int
+    def __init__(self, **fields: object) -> None: ...
+    def validate(self) -> None: ...
+
+class JacobianReuse(_Enum):
+    EVERY_ITERATION: JacobianReuse
+    EVERY_STEP: JacobianReuse
+    UNTIL_SLOW: JacobianReuse
+
+class GeneralizedAlphaOptions:
+    rho_inf: float
+    hht_alpha: float
+    newton_tolerance: float
+    newton_max_iterations: int
+    jacobian_reuse: JacobianReuse
+    slow_convergence_ratio: float
+    max_step_halvings: int
+    def __init__(self, **fields: object) -> None: ...
+    def validate(self) -> None: ...
+
+class GeneralizedAlphaParameters:
+    alpha_m: float
+    alpha_f: float
+    beta: float
+    gamma: float
+
+def chung_hulbert_parameters(rho_inf: float) -> GeneralizedAlphaParameters: ...
+def hht_parameters(alpha: float) -> GeneralizedAlphaParameters: ...
 
 # --- stabilization ----------------------------------------------------------------------------
 class SoftConstraint:
@@ -130,8 +166,20 @@ class BaumgarteRecommendation:
     dt_omega_limit: float
     reasoning: str
 
-def recommend_baumgarte(integrator: Union[Integrator, str], dt: float, zeta: float = 1.0,
-                        safety: float = 0.0) -> BaumgarteRecommendation: ...
+class BaumgarteGuidanceOptions:
+    zeta: float
+    safety: float
+    motion_rate: float
+    mean_step: float
+    measured_limit: float
+    def __init__(self, **fields: object) -> None: ...
+    def validate(self) -> None: ...
+
+def recommend_baumgarte(integrator: Union[Integrator, str], dt: float, zeta: Optional[float] = None,
+                        safety: Optional[float] = None, *, motion_rate: Optional[float] = None,
+                        mean_step: Optional[float] = None, measured_limit: Optional[float] = None,
+                        options: Optional[BaumgarteGuidanceOptions] = None) -> BaumgarteRecommendation: ...
+def adaptive_stiffness_cap(integrator: Union[Integrator, str]) -> float: ...
 def baumgarte_stability_limit(integrator: Union[Integrator, str], zeta: float) -> float: ...
 def error_step_spectral_radius(integrator: Union[Integrator, str], dt: float, alpha: float, beta: float) -> float: ...
 def error_step_matrix(integrator: Union[Integrator, str], dt: float, alpha: float, beta: float) -> Array: ...
@@ -419,6 +467,8 @@ class Summary:
     kkt_solves: int
     rhs_evaluations: int
     jacobian_evaluations: int
+    newton_model_evaluations: int
+    newton_iterations: int
     linear_solver_setups: int
     error_test_failures: int
     convergence_failures: int
@@ -452,6 +502,8 @@ class SimulationOptions:
     warn_phi_inf: float
     observe_every: int
     adaptive: AdaptiveOptions
+    rattle: RattleOptions
+    generalized_alpha: GeneralizedAlphaOptions
     projection: ProjectionOptions
     project_initial_state: bool
     stabilization: Stabilization
@@ -509,3 +561,12 @@ class ChainModeResult:
 
 def run_chain_comparison(chain: PendulumChain, initial: State, modes: Sequence[ChainMode],
                          options: SimulationOptions, record_trace: bool = False) -> List[ChainModeResult]: ...
+
+class MotionTimeScale:
+    motion_rate: float
+    mean_step: float
+    summary: Summary
+
+def measure_motion_time_scale(system: ConstrainedSystem, start: State, t_end: float,
+                              integrator: Union[Integrator, str], tolerance: float,
+                              outputs: int = 200) -> MotionTimeScale: ...

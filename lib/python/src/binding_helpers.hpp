@@ -20,17 +20,17 @@ inline std::string memberName(std::string_view name) {
   return member;
 }
 
-/// Adds one member per value, named memberName(toString(value)), and lets the enum be built from
-/// (and compared through) the library's names: Integrator("rk4").
-template <typename Enum, typename Values>
-py::enum_<Enum>& addNamedValues(py::enum_<Enum>& type, const Values& values) {
+/// Adds one member per value, named memberName(label_of(value)), and lets the enum be built from
+/// (and compared through) those labels. For an enum the library names without a toString().
+template <typename Enum, typename Values, typename LabelOf>
+py::enum_<Enum>& addLabelledValues(py::enum_<Enum>& type, const Values& values, LabelOf label_of) {
   std::vector<Enum> members(std::begin(values), std::end(values));
-  for (const Enum value : members) type.value(memberName(toString(value)).c_str(), value);
+  for (const Enum value : members) type.value(memberName(label_of(value)).c_str(), value);
   const std::string enum_name = py::str(type.attr("__name__"));
-  type.def(py::init([members, enum_name](const std::string& text) {
+  type.def(py::init([members, enum_name, label_of](const std::string& text) {
              std::string choices;
              for (const Enum value : members) {
-               const std::string label(toString(value));
+               const std::string label(label_of(value));
                if (text == label || text == memberName(label)) return value;
                choices += (choices.empty() ? "" : ", ") + label;
              }
@@ -39,9 +39,16 @@ py::enum_<Enum>& addNamedValues(py::enum_<Enum>& type, const Values& values) {
            py::arg("label"), "The value the library names `label` (as toString() spells it).");
   py::implicitly_convertible<py::str, Enum>();
   type.def_property_readonly(
-      "label", [](Enum value) { return std::string(toString(value)); },
+      "label", [label_of](Enum value) { return std::string(label_of(value)); },
       "The library's name for this value, as the apps' flags and files spell it.");
   return type;
+}
+
+/// Adds one member per value, named memberName(toString(value)), and lets the enum be built from
+/// (and compared through) the library's names: Integrator("rk4").
+template <typename Enum, typename Values>
+py::enum_<Enum>& addNamedValues(py::enum_<Enum>& type, const Values& values) {
+  return addLabelledValues(type, values, [](Enum value) { return std::string(toString(value)); });
 }
 
 /// The values 0, 1, … of an enum whose toString() answers "unknown" past its last value: the

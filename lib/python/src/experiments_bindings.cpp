@@ -1,11 +1,14 @@
 // kktdae/experiments: seed 000's chain comparison, the library call behind kktdae-constraints and
-// apps/python/constraints.py (so both print the same numbers from the same code).
+// apps/python/constraints.py (so both print the same numbers from the same code), and the motion
+// time scale recommend_baumgarte needs for adaptive integrators.
 #include <pybind11/stl.h>
 
 #include "arrays.hpp"
 #include "binding_helpers.hpp"
 #include "bindings.hpp"
+#include "kktdae/experiments/adaptive_gain.hpp"
 #include "kktdae/experiments/chain_comparison.hpp"
+#include "system_trampoline.hpp"
 
 namespace kktdae::python {
 
@@ -63,6 +66,32 @@ void bindExperiments(py::module_& m) {
       "Seed 000's experiment: runs each mode from `initial` with `options` (its stabilization replaced by the\n"
       "mode's), observing every step, and returns one ChainModeResult per mode. A mode that fails stops there;\n"
       "its metrics cover the states before.");
+
+  py::class_<MotionTimeScale> scale(m, "MotionTimeScale",
+                                    "The motion's own rate and the adaptive solver's mean step, from one run without feedback.");
+  scale.def_readonly("motion_rate", &MotionTimeScale::motion_rate,
+                     "Ω = √(Σ aᵀMa / Σ q̇ᵀMq̇) over the outputs [rad/s] (a pendulum of frequency Ω gives Ω)")
+      .def_readonly("mean_step", &MotionTimeScale::mean_step, "duration / steps of the run [s]")
+      .def_readonly("summary", &MotionTimeScale::summary, "the run's Summary");
+  defRepr(scale, {"motion_rate", "mean_step", "summary"});
+  m.def(
+      "measure_motion_time_scale",
+      [](const ConstrainedSystem& system, const State& start, double t_end, Integrator integrator, double tolerance,
+         long outputs) {
+        checkStateSizes(system, start.q, start.v);
+        if (const auto* python_model = dynamic_cast<const PyConstrainedSystem*>(&system)) {
+          python_model->preflight(start);
+          return measureMotionTimeScale(system, start, t_end, integrator, tolerance, outputs);  // calls Python: keeps the GIL
+        }
+        py::gil_scoped_release release;
+        return measureMotionTimeScale(system, start, t_end, integrator, tolerance, outputs);
+      },
+      py::arg("system"), py::arg("start"), py::arg("t_end"), py::arg("integrator"), py::arg("tolerance"),
+      py::arg("outputs") = 200,
+      "Runs the adaptive `integrator` without Baumgarte terms from `start` to t_end at rtol = atol = tolerance\n"
+      "over `outputs` (≥ 4) intervals and measures the motion's rate and the mean step: the motion_rate and\n"
+      "mean_step recommend_baumgarte wants for that integrator. Raises ValueError for invalid arguments or a\n"
+      "motion at rest; a failed run keeps what it saw (summary says why).");
 }
 
 }  // namespace kktdae::python

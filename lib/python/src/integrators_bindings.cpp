@@ -1,14 +1,79 @@
 // kktdae/integrators: the Integrator vocabulary (members made from allIntegrators(), so a new
-// integrator reaches Python without an edit here) and the SUNDIALS options.
+// integrator reaches Python without an edit here), the SUNDIALS options and the options of the
+// implicit fixed-step methods (RATTLE, generalized-α / HHT).
 #include <pybind11/stl.h>
 
 #include "arrays.hpp"
 #include "binding_helpers.hpp"
 #include "bindings.hpp"
 #include "kktdae/integrators/adaptive_options.hpp"
+#include "kktdae/integrators/generalized_alpha_options.hpp"
 #include "kktdae/integrators/integrator.hpp"
+#include "kktdae/integrators/rattle_options.hpp"
 
 namespace kktdae::python {
+namespace {
+
+/// The library has no toString() for JacobianReuse: these labels are the enumerators' names in
+/// the apps' snake case.
+std::string jacobianReuseLabel(JacobianReuse reuse) {
+  switch (reuse) {
+    case JacobianReuse::EveryIteration: return "every_iteration";
+    case JacobianReuse::EveryStep: return "every_step";
+    case JacobianReuse::UntilSlow: return "until_slow";
+  }
+  return "unknown";
+}
+
+void bindImplicitFixedStepOptions(py::module_& m) {
+  py::class_<RattleOptions> rattle(m, "RattleOptions", "The position Newton of Integrator.RATTLE.");
+  defKeywordInit(rattle);
+  rattle.def_readwrite("newton_tolerance", &RattleOptions::newton_tolerance, "stop when ‖φ(qₙ₊₁)‖∞ ≤ this (> 0)")
+      .def_readwrite("newton_max_iterations", &RattleOptions::newton_max_iterations,
+                     "iterations allowed per step (≥ 1); more fails the run")
+      .def("validate", &RattleOptions::validate, "Raises ValueError naming the bad field and value.");
+  defRepr(rattle, {"newton_tolerance", "newton_max_iterations"});
+
+  py::enum_<JacobianReuse> reuse(m, "JacobianReuse",
+                                 "When generalized-α rebuilds its Newton matrix: EVERY_ITERATION (full Newton),\n"
+                                 "EVERY_STEP (at the predictor) or UNTIL_SLOW (kept while Newton contracts fast).");
+  addLabelledValues(reuse, std::vector<JacobianReuse>{JacobianReuse::EveryIteration, JacobianReuse::EveryStep,
+                                                      JacobianReuse::UntilSlow},
+                    jacobianReuseLabel);
+
+  py::class_<GeneralizedAlphaOptions> galpha(
+      m, "GeneralizedAlphaOptions",
+      "ρ∞ of Integrator.GENERALIZED_ALPHA, α of Integrator.HHT and their per-step Newton (docs/integrators.md).");
+  defKeywordInit(galpha);
+  galpha.def_readwrite("rho_inf", &GeneralizedAlphaOptions::rho_inf,
+                       "spectral radius at infinite frequency in [0, 1] (1: no numerical damping)")
+      .def_readwrite("hht_alpha", &GeneralizedAlphaOptions::hht_alpha, "HHT's α in [−1/3, 0] (0: the trapezoidal rule)")
+      .def_readwrite("newton_tolerance", &GeneralizedAlphaOptions::newton_tolerance,
+                     "scaled residual (position units) at which Newton stops (> 0)")
+      .def_readwrite("newton_max_iterations", &GeneralizedAlphaOptions::newton_max_iterations,
+                     "iterations allowed per step (≥ 1)")
+      .def_readwrite("jacobian_reuse", &GeneralizedAlphaOptions::jacobian_reuse, "JacobianReuse (or its label)")
+      .def_readwrite("slow_convergence_ratio", &GeneralizedAlphaOptions::slow_convergence_ratio,
+                     "UNTIL_SLOW: the contraction ratio in (0, 1) above which the matrix is rebuilt")
+      .def_readwrite("max_step_halvings", &GeneralizedAlphaOptions::max_step_halvings,
+                     "times a step whose Newton fails may be split in halves (0: the run fails at once)")
+      .def("validate", &GeneralizedAlphaOptions::validate, "Raises ValueError naming the bad field and value.");
+  defRepr(galpha, {"rho_inf", "hht_alpha", "newton_tolerance", "newton_max_iterations", "jacobian_reuse",
+                   "slow_convergence_ratio", "max_step_halvings"});
+
+  py::class_<GeneralizedAlphaParameters> parameters(m, "GeneralizedAlphaParameters",
+                                                    "α_m, α_f, β, γ of one generalized-α step.");
+  parameters.def_readonly("alpha_m", &GeneralizedAlphaParameters::alpha_m)
+      .def_readonly("alpha_f", &GeneralizedAlphaParameters::alpha_f)
+      .def_readonly("beta", &GeneralizedAlphaParameters::beta)
+      .def_readonly("gamma", &GeneralizedAlphaParameters::gamma);
+  defRepr(parameters, {"alpha_m", "alpha_f", "beta", "gamma"});
+  m.def("chung_hulbert_parameters", &chungHulbertParameters, py::arg("rho_inf"),
+        "Chung–Hulbert's α_m, α_f, β, γ for ρ∞ ∈ [0, 1]; raises ValueError outside.");
+  m.def("hht_parameters", &hhtParameters, py::arg("alpha"), "HHT-α's α_m = 0, α_f = −α, β, γ for α ∈ [−1/3, 0].");
+}
+
+}  // namespace
 
 void bindIntegrators(py::module_& m) {
   py::enum_<Integrator> integrator(m, "Integrator",
@@ -23,6 +88,11 @@ void bindIntegrators(py::module_& m) {
 
   py::enum_<NewtonLinearSolver> newton(m, "NewtonLinearSolver", "The linear solver inside the implicit integrators' Newton.");
   addNamedValues(newton, valuesUntilUnknown<NewtonLinearSolver>());
+
+  py::enum_<NewtonMatrix> newton_matrix(m, "NewtonMatrix",
+                                         "Where the dense Newton matrix of cvode_bdf and ida_* comes from: ANALYTIC (the\n"
+                                         "model's derivatives) or DIFFERENCE_QUOTIENT (SUNDIALS' own, one call per column).");
+  addNamedValues(newton_matrix, valuesUntilUnknown<NewtonMatrix>());
 
   py::class_<AdaptiveOptions> adaptive(m, "AdaptiveOptions", "Tolerances and limits of the SUNDIALS integrators.");
   defKeywordInit(adaptive);
@@ -40,9 +110,14 @@ void bindIntegrators(py::module_& m) {
       .def_readwrite("initial_step", &AdaptiveOptions::initial_step, "first step [s]; 0: estimated")
       .def_readwrite("stop_at_outputs", &AdaptiveOptions::stop_at_outputs, "stop exactly at every output time")
       .def_readwrite("linear_solver", &AdaptiveOptions::linear_solver, "NewtonLinearSolver")
+      .def_readwrite("newton_matrix", &AdaptiveOptions::newton_matrix,
+                     "NewtonMatrix of the dense Newton matrix (ANALYTIC falls back for soft constraints)")
       .def_readwrite("krylov_dimension", &AdaptiveOptions::krylov_dimension, "SPGMR's maxl")
       .def("validate", &AdaptiveOptions::validate, py::arg("nq"), "Raises ValueError naming the bad field.");
-  defRepr(adaptive, {"rtol", "atol", "max_step", "max_steps", "initial_step", "stop_at_outputs", "linear_solver"});
+  defRepr(adaptive, {"rtol", "atol", "max_step", "max_steps", "initial_step", "stop_at_outputs", "linear_solver",
+                     "newton_matrix"});
+
+  bindImplicitFixedStepOptions(m);
 }
 
 }  // namespace kktdae::python

@@ -125,6 +125,10 @@ void bindSummary(py::module_& m) {
       .def_readonly("kkt_solves", &Summary::kkt_solves)
       .def_readonly("rhs_evaluations", &Summary::rhs_evaluations)
       .def_readonly("jacobian_evaluations", &Summary::jacobian_evaluations)
+      .def_readonly("newton_model_evaluations", &Summary::newton_model_evaluations,
+                    "Model calls spent on assembled (analytic or sparse) Newton matrices.")
+      .def_readonly("newton_iterations", &Summary::newton_iterations,
+                    "Newton iterations of rattle, generalized_alpha and hht, all steps added up.")
       .def_readonly("linear_solver_setups", &Summary::linear_solver_setups)
       .def_readonly("error_test_failures", &Summary::error_test_failures)
       .def_readonly("convergence_failures", &Summary::convergence_failures)
@@ -168,6 +172,9 @@ void bindOptions(py::module_& m) {
       .def_readwrite("observe_every", &SimulationOptions::observe_every,
                      "Observe (and record) every k-th grid point, plus the first and last states.")
       .def_readwrite("adaptive", &SimulationOptions::adaptive, "AdaptiveOptions of the SUNDIALS integrators.")
+      .def_readwrite("rattle", &SimulationOptions::rattle, "RattleOptions of Integrator.RATTLE.")
+      .def_readwrite("generalized_alpha", &SimulationOptions::generalized_alpha,
+                     "GeneralizedAlphaOptions of Integrator.GENERALIZED_ALPHA and Integrator.HHT.")
       .def_readwrite("projection", &SimulationOptions::projection, "ProjectionOptions of every projection.")
       .def_readwrite("project_initial_state", &SimulationOptions::project_initial_state,
                      "Project the initial state onto the manifold first.")

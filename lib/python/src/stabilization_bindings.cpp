@@ -1,5 +1,9 @@
 // kktdae/stabilization: Baumgarte and soft constraints, projection, the gain guidance and the
 // stability limits of the discrete error dynamics.
+#include <pybind11/stl.h>
+
+#include <optional>
+
 #include "arrays.hpp"
 #include "binding_helpers.hpp"
 #include "bindings.hpp"
@@ -94,17 +98,45 @@ void bindStabilization(py::module_& m) {
       .def_readonly("dt_omega_limit", &BaumgarteRecommendation::dt_omega_limit)
       .def_readonly("reasoning", &BaumgarteRecommendation::reasoning);
   defRepr(rec, {"omega", "dt_omega", "dt_omega_limit", "reasoning"});
+  py::class_<BaumgarteGuidanceOptions> guidance(m, "BaumgarteGuidanceOptions",
+                                                "What recommend_baumgarte weighs: ζ, the safety fraction, and for\n"
+                                                "adaptive integrators the motion's rate and mean step.");
+  defKeywordInit(guidance);
+  guidance.def_readwrite("zeta", &BaumgarteGuidanceOptions::zeta, "damping ratio ζ ≥ 0 of the error dynamics")
+      .def_readwrite("safety", &BaumgarteGuidanceOptions::safety,
+                     "fraction of the stability limit in (0, 1); 0: the integrator's default")
+      .def_readwrite("motion_rate", &BaumgarteGuidanceOptions::motion_rate,
+                     "adaptive integrators (required > 0): the motion's own rate Ω [rad/s]")
+      .def_readwrite("mean_step", &BaumgarteGuidanceOptions::mean_step,
+                     "adaptive integrators: mean step without feedback [s]; 0: unknown, no stiffness cap")
+      .def_readwrite("measured_limit", &BaumgarteGuidanceOptions::measured_limit,
+                     "fixed-step integrators: a measured limit of dt·ω; 0: the linear model's closed form")
+      .def("validate", &BaumgarteGuidanceOptions::validate, "Raises ValueError naming the bad field.");
+  defRepr(guidance, {"zeta", "safety", "motion_rate", "mean_step", "measured_limit"});
   m.def(
       "recommend_baumgarte",
-      [](Integrator integrator, double dt, double zeta, double safety) {
-        BaumgarteGuidanceOptions options;
-        options.zeta = zeta;
-        options.safety = safety;
-        return recommendBaumgarte(integrator, dt, options);
+      [](Integrator integrator, double dt, std::optional<double> zeta, std::optional<double> safety,
+         std::optional<double> motion_rate, std::optional<double> mean_step, std::optional<double> measured_limit,
+         std::optional<BaumgarteGuidanceOptions> options) {
+        BaumgarteGuidanceOptions used = options.value_or(BaumgarteGuidanceOptions{});
+        if (zeta) used.zeta = *zeta;
+        if (safety) used.safety = *safety;
+        if (motion_rate) used.motion_rate = *motion_rate;
+        if (mean_step) used.mean_step = *mean_step;
+        if (measured_limit) used.measured_limit = *measured_limit;
+        return recommendBaumgarte(integrator, dt, used);
       },
-      py::arg("integrator"), py::arg("dt"), py::arg("zeta") = 1.0, py::arg("safety") = 0.0,
-      "Baumgarte gains for a fixed-step integrator at step dt (safety 0: the integrator's default fraction\n"
-      "of the stability limit). Raises ValueError for adaptive integrators, dt ≤ 0 or invalid options.");
+      py::arg("integrator"), py::arg("dt"), py::arg("zeta") = py::none(), py::arg("safety") = py::none(),
+      py::kw_only(), py::arg("motion_rate") = py::none(), py::arg("mean_step") = py::none(),
+      py::arg("measured_limit") = py::none(), py::arg("options") = py::none(),
+      "Baumgarte gains for `integrator` at step dt: fixed-step ones from the discrete stability limit (safety 0:\n"
+      "the integrator's default fraction of it, or of measured_limit), adaptive ones (cvode_*, ida_index1) from\n"
+      "motion_rate, capped by mean_step. Each keyword given overrides the same field of `options`\n"
+      "(a BaumgarteGuidanceOptions; default-constructed when None). Raises ValueError for ida_ggl, rattle,\n"
+      "generalized_alpha and hht (no gain), an adaptive integrator without motion_rate, dt ≤ 0 or invalid options.");
+  m.def("adaptive_stiffness_cap", &adaptiveStiffnessCap, py::arg("integrator"),
+        "The ω·h above which an adaptive integrator's work grows with ω (recommend_baumgarte caps ω at it over\n"
+        "mean_step); raises ValueError for integrators without an adaptive Baumgarte gain.");
   m.def("baumgarte_stability_limit", &baumgarteStabilityLimit, py::arg("integrator"), py::arg("zeta"),
         "The largest dt·ω for which the discrete Baumgarte error dynamics stay stable under `integrator`.");
   m.def("error_step_spectral_radius", &errorStepSpectralRadius, py::arg("integrator"), py::arg("dt"),
