@@ -430,6 +430,43 @@ class ParticleSystem(ConstrainedSystem):
                    t: float = 0.0) -> State: ...
 
 # --- simulate ---------------------------------------------------------------------------------
+class EventDirection(_Enum):
+    RISING: EventDirection
+    FALLING: EventDirection
+    EITHER: EventDirection
+
+class EventAction(_Enum):
+    RECORD: EventAction
+    STOP: EventAction
+    CALLBACK: EventAction
+
+class EventDecision(_Enum):
+    CONTINUE: EventDecision
+    STOP: EventDecision
+
+class FiredEvent:
+    name: str
+    event: int
+    component: int
+    time: float
+    step: int
+    direction: EventDirection
+    value: float
+    q: Array    # (nq,)
+    v: Array    # (nq,)
+    lam: Array  # (nc,)
+
+class Event:
+    name: str
+    size: int
+    g: Optional[Callable[[float, Array, Array, Array], ArrayLike]]
+    direction: EventDirection
+    action: EventAction
+    callback: Optional[Callable[[FiredEvent], Optional[EventDecision]]]
+    time_tolerance: float
+    def __init__(self, **fields: object) -> None: ...
+    def validate(self) -> None: ...
+
 class RunStatus(_Enum):
     NOT_RUN: RunStatus
     SUCCESS: RunStatus
@@ -489,6 +526,10 @@ class Summary:
     rank_deficient_solves: int
     min_constraint_rank: int
     warnings: List[RunWarning]
+    events: List[FiredEvent]
+    event_kkt_solves: int
+    event_evaluations: int
+    stopped_by_event: bool
     def warning_count(self, kind: WarningKind) -> int: ...
     ok: bool
     def brief_report(self) -> str: ...
@@ -508,6 +549,7 @@ class SimulationOptions:
     project_initial_state: bool
     stabilization: Stabilization
     kkt: KktOptions
+    events: List[Event]
     def __init__(self, **fields: object) -> None: ...
     def validate(self) -> None: ...
 

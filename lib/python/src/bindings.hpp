@@ -12,6 +12,7 @@ void bindModels(py::module_& m);         // the shipped models and their paramet
 void bindKkt(py::module_& m);            // KKT options, results, solve_kkt
 void bindStabilization(py::module_& m);  // Stabilization, projection, Baumgarte guidance and limits
 void bindIntegrators(py::module_& m);    // Integrator, AdaptiveOptions
+void bindEvents(py::module_& m);         // Event (Python g and callback), FiredEvent
 void bindSimulate(py::module_& m);       // SimulationOptions, Summary, Recording, simulate
 void bindExperiments(py::module_& m);    // seed 000's chain comparison
 

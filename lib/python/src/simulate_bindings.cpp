@@ -83,7 +83,9 @@ SimulationResult runSimulation(const ConstrainedSystem& system, const State& ini
     }
   };
   // A run that calls no Python releases the GIL, so Python threads can run simulations in parallel.
-  const bool calls_python = python_model != nullptr || python_observer || !controller.is_none();
+  // Events bound from Python have Python conditions: such a run holds the GIL too.
+  const bool calls_python = python_model != nullptr || python_observer || !controller.is_none() ||
+                            !options.events.empty();
   SimulationResult result;
   if (calls_python) {
     result.summary = simulate(system, initial, options, observe);
@@ -149,6 +151,10 @@ void bindSummary(py::module_& m) {
       .def_readonly("rank_deficient_solves", &Summary::rank_deficient_solves, "Counted rank-deficiency warnings.")
       .def_readonly("min_constraint_rank", &Summary::min_constraint_rank)
       .def_readonly("warnings", &Summary::warnings, "Counted warnings, one RunWarning per kind that occurred.")
+      .def_readonly("events", &Summary::events, "The FiredEvents, in time order (a copy).")
+      .def_readonly("event_kkt_solves", &Summary::event_kkt_solves, "KKT solves made for the events' λ.")
+      .def_readonly("event_evaluations", &Summary::event_evaluations, "Calls of the events' g.")
+      .def_property_readonly("stopped_by_event", &Summary::stoppedByEvent, "status == RunStatus.STOPPED_BY_EVENT")
       .def("warning_count", &Summary::warningCount, py::arg("kind"), "How many warnings of `kind` the run counted.")
       .def_property_readonly("ok", &Summary::ok, "status == RunStatus.SUCCESS")
       .def("brief_report", &Summary::briefReport, "One line: status, steps, solves, violations, wall time.")
@@ -180,6 +186,8 @@ void bindOptions(py::module_& m) {
                      "Project the initial state onto the manifold first.")
       .def_readwrite("stabilization", &SimulationOptions::stabilization, "Stabilization of the constraint row.")
       .def_readwrite("kkt", &SimulationOptions::kkt, "KktOptions of the acceleration solve.")
+      .def_readwrite("events", &SimulationOptions::events,
+                     "Events to locate (a list of Event; assign a new list, the field is a copy).")
       .def("validate", &SimulationOptions::validate, "Raises ValueError naming the bad field and value.");
   defRepr(options, {"integrator", "dt", "steps", "observe_every", "stabilization", "kkt"});
 }
