@@ -54,10 +54,19 @@ int interruptExitCode() {
   return signal_number == 0 ? 0 : 128 + signal_number;
 }
 
-void testSignalAtStep(long step) {
+namespace {
+long testSignalStep() {
   static const long at = environmentNumber("KKTDAE_TEST_SIGNAL_AT_STEP");
+  return at;
+}
+}  // namespace
+
+void testSignalAtStep(long step) {
+  const long at = testSignalStep();
   if (at >= 0 && step == at) std::raise(testSignal());
 }
+
+bool testSignalAtStepRequested() { return testSignalStep() >= 0; }
 
 void testSignalAtPlot() {
   static const long at = environmentNumber("KKTDAE_TEST_SIGNAL_AT_PLOT");

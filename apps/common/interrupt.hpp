@@ -43,6 +43,9 @@ inline bool stoppedByInterrupt(const kktdae::Summary& summary) {
 /// has started. KKTDAE_TEST_SIGNAL=TERM raises SIGTERM instead of SIGINT. Without these variables
 /// the hooks do nothing.
 void testSignalAtStep(long step);
+/// True when KKTDAE_TEST_SIGNAL_AT_STEP is set: an app hands the library an observer for
+/// testSignalAtStep only then, so that a normal run pays nothing for the hook.
+bool testSignalAtStepRequested();
 /// See testSignalAtStep; called by the gnuplot runner after each spawn.
 void testSignalAtPlot();
 

@@ -22,10 +22,9 @@ class ExplicitStepper final : public FixedStepper {
         step_(step_function) {}
 
   StepReport reset(const State& state) override { return evaluate(state); }
+  // The reports are built around the KktResult in place (no move of its string and vector).
   StepReport step(State& state, double dt) override {
-    StepReport report;
-    report.kkt = step_(f_, state, dt, qdd_, step_ws_);
-    return report;
+    return StepReport{step_(f_, state, dt, qdd_, step_ws_), false, 0, 0.0, {}};
   }
   StepReport settle(const State& state) override { return evaluate(state); }
 
@@ -43,9 +42,7 @@ class ExplicitStepper final : public FixedStepper {
   StepFunction step_;
 
   StepReport evaluate(const State& state) {
-    StepReport report;
-    report.kkt = f_.evaluate(state.t, state.q, state.v, qdd_);
-    return report;
+    return StepReport{f_.evaluate(state.t, state.q, state.v, qdd_), false, 0, 0.0, {}};
   }
 };
 

@@ -59,11 +59,15 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
       summary.failed_step = 0;
       return recorder.finish(RunStatus::InitFailure, failure);
     }
-    StepReport report = stepper->reset(state);
-    if (!report.ok()) return stepFailure(report, 0, state.t, "at the initial state");
-    recorder.observe(state.t, state.q, state.v, stepper->lambda(), stepper->terms(), report.kkt.rcond);
+    {
+      const StepReport started = stepper->reset(state);
+      if (!started.ok()) return stepFailure(started, 0, state.t, "at the initial state");
+      recorder.observe(state.t, state.q, state.v, stepper->lambda(), stepper->terms(), started.kkt.rcond);
+    }
     if (events.active()) events.start(state.t, state.q, state.v, stepper_lambda_is_kkt ? &stepper->lambda() : nullptr);
 
+    // The loop builds no text and copies no report on the good path: each StepReport is made in
+    // place and dropped at the end of its step, and the messages exist only on failure.
     for (long k = 1; k <= steps; ++k) {
       recorder.beginStep(k);
       if (recorder.interruptRequested()) return recorder.finishInterrupted();
@@ -72,10 +76,14 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
       // Every step but a shortened last one takes dt itself (not t_after − t_before): the
       // seeds' bytes depend on it.
       const double h = (options.end_time && k == steps) ? t_after - t_before : options.dt;
-      report = stepper->step(state, h);
-      if (!report.ok()) return stepFailure(report, k, t_before, "in an inner stage of the step");
+      {
+        const StepReport stepped = stepper->step(state, h);
+        if (!stepped.ok()) return stepFailure(stepped, k, t_before, "in an inner stage of the step");
+      }
       state.t = t_after;
-      if (!state.q.allFinite() || !state.v.allFinite()) {
+      // One pass over q gives both its finiteness and the ‖q‖∞ the divergence rule needs.
+      double q_inf = finiteMaxAbs(state.q);
+      if (std::isnan(q_inf) || !allFinite(state.v)) {
         summary.failed_step = k;
         return recorder.finish(RunStatus::NonFiniteState, "non-finite state after step " + std::to_string(k) +
                                                               " (t = " + formatDouble(state.t) +
@@ -90,11 +98,14 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
                                                                    " s) failed: " + projection.message);
         }
         recorder.countProjection(projection);
+        q_inf = maxAbs(state.q);
       }
-      report = stepper->settle(state);
-      if (!report.ok()) return stepFailure(report, k, state.t, "at the state the step reached");
-      if (const std::string why = recorder.divergence(state.q, stepper->terms()); !why.empty()) {
-        return recorder.finishDiverged(state.t, why);
+      const StepReport settled = stepper->settle(state);
+      if (!settled.ok()) return stepFailure(settled, k, state.t, "at the state the step reached");
+      const KktWorkspace& terms = stepper->terms();
+      if (const DivergenceVerdict verdict = recorder.divergence(q_inf, terms);
+          verdict != DivergenceVerdict::Plausible) {
+        return recorder.finishDiverged(state.t, verdict, state.q, terms);
       }
       summary.steps = k;
       if (events.active() &&
@@ -102,9 +113,9 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
         return events.finishStopped(recorder);
       }
       if (k % options.observe_every == 0 || k == steps) {
-        recorder.observe(state.t, state.q, state.v, stepper->lambda(), stepper->terms(), report.kkt.rcond);
+        recorder.observe(state.t, state.q, state.v, stepper->lambda(), terms, settled.kkt.rcond);
       } else {
-        recorder.track(state.t, stepper->terms(), report.kkt.rcond);
+        recorder.track(state.t, terms, settled.kkt.rcond);
       }
     }
     return recorder.finish(RunStatus::Success, "");

@@ -22,10 +22,16 @@ Summary RunRecorder::finishInterrupted() {
                                             " (t = " + formatDouble(summary_.t_final) + " s), on request");
 }
 
-Summary RunRecorder::finishDiverged(double t, const std::string& reason) {
+Summary RunRecorder::finishDiverged(double t, DivergenceVerdict verdict, ConstVectorRef q, const KktWorkspace& ws) {
   summary_.failed_step = current_step_;
   return finish(RunStatus::Diverged, "diverged at step " + std::to_string(current_step_) + " (t = " +
-                                         formatDouble(t) + " s): " + reason);
+                                         formatDouble(t) + " s): " + divergence_.describe(verdict, q, ws));
+}
+
+void RunRecorder::countViolationWarning(double t) {
+  countWarning(WarningKind::ViolationAboveThreshold, t, [&] {
+    return "|phi|_inf = " + formatDouble(summary_.final_phi_inf) + " > warn_phi_inf " + formatDouble(warn_phi_inf_);
+  });
 }
 
 void RunRecorder::countProjection(const ProjectionReport& report) {

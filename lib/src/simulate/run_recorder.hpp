@@ -11,6 +11,7 @@
 
 #include "kktdae/core/checks.hpp"
 #include "kktdae/simulate/simulate.hpp"
+#include "short_vector_checks.hpp"
 
 namespace kktdae::detail {
 
@@ -31,10 +32,13 @@ class RunRecorder {
   /// Ends the run as Interrupted before the current step.
   Summary finishInterrupted();
 
-  /// Empty while (q, ws) is plausible, else the divergence rule that fired (divergence.hpp).
-  std::string divergence(ConstVectorRef q, const KktWorkspace& ws) const { return divergence_.check(q, ws); }
-  /// Ends the run as Diverged at the current step, time t, for the reason divergence() gave.
-  Summary finishDiverged(double t, const std::string& reason);
+  /// Plausible while (q, ws) is, else the divergence rule that fired (divergence.hpp); builds no
+  /// text, so that the drivers can ask after every step.
+  DivergenceVerdict divergence(ConstVectorRef q, const KktWorkspace& ws) const { return divergence_.test(q, ws); }
+  /// divergence() with ‖q‖∞ already known.
+  DivergenceVerdict divergence(double q_inf, const KktWorkspace& ws) const { return divergence_.test(q_inf, ws); }
+  /// Ends the run as Diverged at the current step, time t, saying which rule fired on (q, ws).
+  Summary finishDiverged(double t, DivergenceVerdict verdict, ConstVectorRef q, const KktWorkspace& ws);
 
   /// Records the constraint violation held in `ws` (the terms of the state at time t) and hands
   /// the state to the observer.
@@ -51,17 +55,13 @@ class RunRecorder {
 
   /// As observe(), but only tracks the violation (a step whose state is not handed out).
   void track(double t, const KktWorkspace& ws, double rcond) {
-    summary_.final_phi_inf = ws.nc > 0 ? ws.phi.lpNorm<Eigen::Infinity>() : 0.0;
-    summary_.final_phi_dot_inf = ws.nc > 0 ? ws.phi_dot.lpNorm<Eigen::Infinity>() : 0.0;
+    summary_.final_phi_inf = maxAbs(ws.phi.data(), ws.nc);
+    summary_.final_phi_dot_inf = maxAbs(ws.phi_dot.data(), ws.nc);
     summary_.max_phi_inf = std::max(summary_.max_phi_inf, summary_.final_phi_inf);
     summary_.max_phi_dot_inf = std::max(summary_.max_phi_dot_inf, summary_.final_phi_dot_inf);
     if (!std::isnan(rcond)) summary_.min_rcond = std::min(summary_.min_rcond, rcond);
     summary_.t_final = t;
-    if (summary_.final_phi_inf > warn_phi_inf_) {
-      countWarning(WarningKind::ViolationAboveThreshold, t, [&] {
-        return "|phi|_inf = " + formatDouble(summary_.final_phi_inf) + " > warn_phi_inf " + formatDouble(warn_phi_inf_);
-      });
-    }
+    if (summary_.final_phi_inf > warn_phi_inf_) countViolationWarning(t);
     if (rank_deficient_first_step_ < 0 && acceleration_ != nullptr && acceleration_->rankDeficiency().solves > 0) {
       rank_deficient_first_step_ = current_step_;
     }
@@ -99,6 +99,8 @@ class RunRecorder {
     summary_.warnings.push_back({kind, 1, current_step_, t, detail()});
   }
   void noteRankDeficiency(const RankDeficiencyLog& log);
+  /// track()'s rare branch, out of line so that the per-step part stays small enough to inline.
+  void countViolationWarning(double t);
 
   const ConstrainedSystem& system_;
   const Observer& observer_;

@@ -85,11 +85,6 @@ long SimulationOptions::gridSteps(double t0) const {
   return count;
 }
 
-double SimulationOptions::gridTime(double t0, long k) const {
-  if (end_time && k >= gridSteps(t0)) return *end_time;
-  return t0 + static_cast<double>(k) * dt;  // not accumulated: no drift in t
-}
-
 Summary simulate(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
                  const Observer& observer) {
   options.validate();

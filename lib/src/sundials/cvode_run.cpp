@@ -313,9 +313,10 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
                                                         ") at the output t = " + formatDouble(t_reached) + " s: " +
                                                         kkt.message + describeRows(kkt.offending_rows));
     }
-    if (const std::string why = recorder.divergence(q, f.workspace()); !why.empty()) {
+    if (const DivergenceVerdict verdict = recorder.divergence(q, f.workspace());
+        verdict != DivergenceVerdict::Plausible) {
       fillStatistics(memory.get(), problem, summary);
-      return recorder.finishDiverged(t_reached, why);
+      return recorder.finishDiverged(t_reached, verdict, q, f.workspace());
     }
     if (k % options.observe_every == 0 || k == steps) {
       recorder.observe(t_reached, q, v, f.lambda(), f.workspace(), kkt.rcond);

@@ -24,7 +24,55 @@ ChainRunMetrics runChain(const PendulumChain& chain, double tilt, const Simulati
   return metrics.metrics();
 }
 
+/// Two free coordinates pushed by a constant force of `push` N (unit masses, no constraints).
+class PushedPair final : public ConstrainedSystem {
+ public:
+  explicit PushedPair(double push) : push_(push) {}
+  std::string name() const override { return "pushed_pair"; }
+  int nq() const override { return 2; }
+  int nc() const override { return 0; }
+  MassStructure massStructure() const override { return MassStructure::ConstantDiagonal; }
+  void massDiagonal(ConstVectorRef, VectorRef d) const override { d.setOnes(); }
+  void bias(ConstVectorRef, ConstVectorRef, double, VectorRef h) const override { h << 0.0, -push_; }
+  void constraint(ConstVectorRef, double, VectorRef) const override {}
+  void constraintJacobian(ConstVectorRef, double, MatrixRef) const override {}
+  void constraintBias(ConstVectorRef, ConstVectorRef, double, VectorRef) const override {}
+  double potentialEnergy(ConstVectorRef, double) const override { return 0.0; }
+
+ private:
+  double push_;
+};
+
 }  // namespace
+
+TEST_CASE("simulate: a step that overflows ends NonFiniteState at that step, naming the first non-finite entry",
+          "[simulate][errors]") {
+  const PushedPair pair(1e300);  // q̈ = (0, 1e300): one step of 1e10 s overflows v[1]
+  State start;
+  start.q = Vector::Zero(2);
+  start.v = Vector::Zero(2);
+  SimulationOptions options;
+  options.integrator = Integrator::ExplicitEuler;  // q from the old v (finite), then v overflows
+  options.dt = 1e10;
+  options.steps = 5;
+  for (const bool rule : {true, false}) {
+    options.divergence.enabled = rule;
+    long observed = 0;
+    const Summary s =
+        simulate(pair, start, options, [&](double, ConstVectorRef, ConstVectorRef, ConstVectorRef) { ++observed; });
+    INFO(s.briefReport());
+    CHECK(s.status == RunStatus::NonFiniteState);
+    CHECK(s.failed_step == 1);
+    CHECK(s.steps == 0);
+    CHECK(observed == 1);  // the initial state only
+    CHECK_THAT(s.message, Contains("non-finite state after step 1 (t = 1e+10 s): v[1] = inf"));
+  }
+  options.integrator = Integrator::SemiImplicitEuler;  // v first, then q from it: q[1] is named
+  start.v[0] = 1.0;  // q[0] stays finite
+  const Summary s = simulate(pair, start, options);
+  CHECK(s.status == RunStatus::NonFiniteState);
+  CHECK_THAT(s.message, Contains("q[1] = inf"));
+}
 
 TEST_CASE("simulate: RK4 at small dt conserves the pendulum's energy and length", "[simulate][energy]") {
   const PendulumChain chain(PendulumChainParams::uniform(1));

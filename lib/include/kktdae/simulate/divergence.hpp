@@ -42,14 +42,31 @@ struct DivergenceOptions {
   void validate() const;
 };
 
+/// Which rule of DivergenceRule::test() fired, in the order they are tested.
+enum class DivergenceVerdict {
+  Plausible,    ///< no rule fired
+  StateGrowth,  ///< ‖q‖∞ > state_growth·Q
+  PhiAboveMax,  ///< ‖φ‖∞ > max_phi_inf
+  OffManifold,  ///< maxᵢ |φᵢ| / ‖∇φᵢ‖₂ > manifold_factor·Q
+};
+
 /// The divergence test of one run: Q fixed at the start, then one check per state.
 class DivergenceRule {
  public:
   DivergenceRule(const DivergenceOptions& options, ConstVectorRef q0);
 
-  /// Empty while the state at (q, ws) is plausible; otherwise which rule fired, with the
-  /// numbers ("distance from the manifold 3.1 (row 2) > 1 × scale 2"). `ws` holds φ and J at q
-  /// (a solved or evaluated KKT workspace). O(nnz(J)); allocates nothing unless it fires.
+  /// The verdict on the state at (q, ws), without words: what a driver calls after every step.
+  /// `ws` holds φ and J at q (a solved or evaluated KKT workspace). O(nnz(J)), allocates
+  /// nothing, never throws. Decides exactly as check() does.
+  DivergenceVerdict test(ConstVectorRef q, const KktWorkspace& ws) const;
+  /// test() with ‖q‖∞ = q_inf already known (a driver has it from its finiteness pass over q).
+  DivergenceVerdict test(double q_inf, const KktWorkspace& ws) const;
+
+  /// The words for a verdict test() returned on the same (q, ws): which rule fired, with the
+  /// numbers ("distance from the manifold 3.1 (row 2) > 1 × scale 2"); empty for Plausible.
+  std::string describe(DivergenceVerdict verdict, ConstVectorRef q, const KktWorkspace& ws) const;
+
+  /// describe(test(q, ws), q, ws): empty while the state is plausible, else which rule fired.
   std::string check(ConstVectorRef q, const KktWorkspace& ws) const;
 
   double scale() const { return scale_; }
@@ -57,6 +74,9 @@ class DivergenceRule {
  private:
   DivergenceOptions options_;
   double scale_ = 1.0;
+  // The thresholds test() compares with, multiplied out once (the same products check() always formed).
+  double state_limit_ = 0.0;     // state_growth·Q
+  double manifold_limit_ = 0.0;  // manifold_factor·Q
 };
 
 }  // namespace kktdae

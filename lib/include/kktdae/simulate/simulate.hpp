@@ -78,6 +78,12 @@ struct SimulationOptions {
   double gridTime(double t0, long k) const;
 };
 
+// Inline: the fixed-step driver asks for every step's time.
+inline double SimulationOptions::gridTime(double t0, long k) const {
+  if (end_time && k >= gridSteps(t0)) return *end_time;
+  return t0 + static_cast<double>(k) * dt;  // not accumulated: no drift in t
+}
+
 /// Integrates `system` from `initial` and calls `observer` at t0 and at every observe_every-th
 /// grid time t0 + k·dt (not accumulated). The observer sees λ at the observed state: solved there
 /// (fixed-step, CVODE) or the DAE's own interpolated multiplier (IDA).
