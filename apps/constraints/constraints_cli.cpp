@@ -31,7 +31,9 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
   app.add_option("--baumgarte", flags.baumgarte,
                  "Baumgarte frequency omega [rad/s]: feedback 2*omega*phidot + omega^2*phi (critically damped); "
                  "'auto' asks recommendBaumgarte() for this integrator and dt (adaptive ones: for the chain's motion rate, "
-                 "measured by one short run)")
+                 "measured by one short run); 'auto-measured' also bisects the fixed-step integrator's real limit of "
+                 "dt*omega on the chain over this run's dt and length and applies the safety factor to it (about a "
+                 "dozen runs; adaptive ones: as 'auto')")
       ->capture_default_str();
   app.add_option("--dt", flags.dt, "time step [s]; the output spacing of the adaptive integrators")
       ->check(finitePositive())
@@ -79,33 +81,52 @@ void finishConstraintsFlags(ConstraintsFlags& flags) {
                                                   "refuses: it holds phi = 0 and J qdot = 0 itself (use all, none "
                                                   "or baumgarte)");
   }
-  if (flags.baumgarte == "auto") {
+  if (flags.baumgarte == "auto" || flags.baumgarte == "auto-measured") {
+    const std::string choice = "'" + flags.baumgarte + "'";
     if (integrator == kktdae::Integrator::IdaGgl) {
-      throw CLI::ValidationError("--baumgarte", "'auto' does not apply to ida_ggl: it uses no Baumgarte gain, "
+      throw CLI::ValidationError("--baumgarte", choice + " does not apply to ida_ggl: it uses no Baumgarte gain, "
                                                 "GGL holds phi = 0 and phi_dot = 0 itself");
     }
     if (integrator == kktdae::Integrator::Rattle) {
-      throw CLI::ValidationError("--baumgarte", "'auto' does not apply to rattle: it uses no Baumgarte gain, "
+      throw CLI::ValidationError("--baumgarte", choice + " does not apply to rattle: it uses no Baumgarte gain, "
                                                 "every step solves phi = 0 and J qdot = 0 itself");
     }
     if (integrator == kktdae::Integrator::GeneralizedAlpha || integrator == kktdae::Integrator::Hht) {
-      throw CLI::ValidationError("--baumgarte", "'auto' does not apply to " + flags.integrator +
+      throw CLI::ValidationError("--baumgarte", choice + " does not apply to " + flags.integrator +
                                                     ": it uses no Baumgarte gain, every step solves phi = 0 itself");
     }
+    const int links = flags.links ? *flags.links : flags.system == "pendulum" ? 1 : flags.system == "double" ? 2 : 3;
+    const double length = flags.dt * static_cast<double>(flags.steps);
     if (kktdae::isAdaptive(integrator)) {
       // The adaptive gain follows the chain's own motion rate, measured by one short run at the
       // run's tolerance without feedback (docs/baumgarte.md §9).
-      const int links = flags.links ? *flags.links : flags.system == "pendulum" ? 1 : flags.system == "double" ? 2 : 3;
       const kktdae::PendulumChain chain(kktdae::PendulumChainParams::uniform(links));
       kktdae::ModelGuidanceOptions guidance;
-      const double length = flags.dt * static_cast<double>(flags.steps);
       guidance.horizon = length > 0.0 ? std::min(2.0, length) : 2.0;
       guidance.tolerance = flags.rtol;
-      flags.baumgarte_omega = kktdae::recommendBaumgarteForModel(chain, chain.initialState(flags.tilt.value_or(0.0)),
-                                                                 integrator, flags.dt, guidance)
-                                  .recommendation.omega;
+      const kktdae::BaumgarteRecommendation r =
+          kktdae::recommendBaumgarteForModel(chain, chain.initialState(flags.tilt.value_or(0.0)), integrator,
+                                             flags.dt, guidance)
+              .recommendation;
+      flags.baumgarte_omega = r.omega;
+      flags.baumgarte_reasoning = r.reasoning;
+    } else if (flags.baumgarte == "auto-measured") {
+      // The real limit on the moving chain, over this run's own dt and length: it moves with the
+      // horizon (docs/baumgarte.md §4, §5), so a shorter or longer run would measure another one.
+      const kktdae::PendulumChain chain(kktdae::PendulumChainParams::uniform(links));
+      kktdae::ModelGuidanceOptions guidance;
+      guidance.horizon = length > 0.0 ? length : flags.dt;
+      guidance.min_steps = 10;  // the classification's floor (StabilityMapOptions refuses fewer)
+      const kktdae::ModelGuidance g = kktdae::recommendBaumgarteForModel(
+          chain, chain.initialState(flags.tilt.value_or(0.0)), integrator, flags.dt, guidance);
+      flags.baumgarte_omega = g.recommendation.omega;
+      flags.baumgarte_measured_limit = g.limit.found ? g.limit.limit : 0.0;
+      flags.baumgarte_reasoning = g.recommendation.reasoning;
+      if (!g.limit.found) flags.baumgarte_reasoning += " (no limit measured: " + g.limit.message + ")";
     } else {
-      flags.baumgarte_omega = kktdae::recommendBaumgarte(integrator, flags.dt).omega;
+      const kktdae::BaumgarteRecommendation r = kktdae::recommendBaumgarte(integrator, flags.dt);
+      flags.baumgarte_omega = r.omega;
+      flags.baumgarte_reasoning = r.reasoning;
     }
   } else {
     flags.baumgarte_omega = parseNonNegative("--baumgarte", flags.baumgarte);

@@ -52,6 +52,11 @@ struct ConstraintsFlags {
   /// Derived after parsing.
   std::uint64_t seed = 0;  ///< numpy's default_rng accepts 0 .. 2^64 - 1 through this path
   double baumgarte_omega = 20.0;
+  /// --baumgarte auto-measured with a fixed-step integrator: the bisected limit of dt·omega on
+  /// the chain over the run's own dt and length (0: none measured, or the closed form was used).
+  double baumgarte_measured_limit = 0.0;
+  /// --baumgarte auto or auto-measured: recommendBaumgarte's sentence (empty for a number).
+  std::string baumgarte_reasoning;
   std::vector<std::uint64_t> seeds;  ///< from --seeds, in the order listed; empty without it
 };
 

@@ -113,6 +113,13 @@ nlohmann::json runSettings(const ConstraintsRun& run) {
   doc["steps"] = run.steps;
   doc["baumgarte"] = flags.baumgarte_omega;
   doc["baumgarte_auto"] = flags.baumgarte == "auto";
+  // Only with auto-measured, so that every other run keeps its bytes.
+  if (flags.baumgarte == "auto-measured") {
+    doc["baumgarte_auto_measured"] = true;
+    doc["baumgarte_measured_limit"] = flags.baumgarte_measured_limit > 0.0 ? nlohmann::json(flags.baumgarte_measured_limit)
+                                                                          : nlohmann::json(nullptr);
+    doc["baumgarte_reasoning"] = flags.baumgarte_reasoning;
+  }
   return doc;
 }
 

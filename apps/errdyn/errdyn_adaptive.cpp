@@ -12,6 +12,9 @@
 namespace kktdae::apps {
 namespace {
 
+/// Outputs of every run and its reference: the score is the error over the whole path.
+constexpr long kOutputs = 100;
+
 struct OwnedProblem {
   std::shared_ptr<const ConstrainedSystem> system;
   AdaptiveGainProblem problem;
@@ -24,7 +27,7 @@ OwnedProblem onManifold(const std::string& name, std::shared_ptr<const Constrain
   owned.problem.system = system.get();
   owned.problem.start = start;
   owned.problem.t_end = t_end;
-  owned.problem.reference_q = adaptiveGainReference(*system, start, t_end);
+  owned.problem.reference_path = adaptiveGainReferencePath(*system, start, t_end, kOutputs);
   return owned;
 }
 
@@ -35,7 +38,8 @@ OwnedProblem testSet(const std::string& name, TestSetProblem which) {
   owned.problem.system = c.system.get();
   owned.problem.start = c.start.state;
   owned.problem.t_end = c.reference.t_end;
-  owned.problem.reference_q = c.reference.q.head(c.reference.scored_components);
+  owned.problem.reference_path = adaptiveGainReferencePath(*c.system, c.start.state, c.reference.t_end, kOutputs,
+                                                          c.reference.scored_components);
   return owned;
 }
 
@@ -55,27 +59,32 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, int threads, std::vector<std:
   problems.push_back(testSet("caraxis", TestSetProblem::CarAxis));
 
   AdaptiveGainOptions options;
-  for (int j = -4; j <= 24; ++j) options.omegas.push_back(std::pow(10.0, 0.25 * j));
+  options.integrators = {Integrator::CvodeBdf, Integrator::CvodeAdams, Integrator::IdaIndex1};
+  for (int j = -8; j <= 32; ++j) options.omegas.push_back(std::pow(10.0, 0.125 * j));  // 0.1 .. 1e4, 8 per decade
+  // A run that needs 20,000 steps takes several times the unstabilized runs' steps (the
+  // adaptive_gains.csv steps column) and is far off the best; the cap keeps the stiff end of the
+  // grid (cvode_adams at large omega) from costing minutes.
+  options.max_steps = 20000;
   options.parallel.threads = threads;
 
-  std::string runs_csv = "model,integrator,tolerance,omega,status,scd,work,steps,efficiency\n";
+  std::string runs_csv = "model,integrator,tolerance,omega,status,scd,end_scd,work,steps,efficiency\n";
   std::string best_csv =
       "model,integrator,tolerance,unstabilized_scd,unstabilized_work,unstabilized_mean_step,motion_rate,best_omega,"
-      "best_scd,best_work,near_best_low,near_best_high,smoothed_best_omega,recommended_omega,ratio,"
+      "smoothed_best_omega,band_low,band_high,best_scd,best_work,recommended_omega,ratio,side,outside_factor,"
       "efficiency_loss\n";
   nlohmann::json table = nlohmann::json::array();
   char line[320];
-  std::snprintf(line, sizeof line, "%-8s %-10s %6s %7s %7s %9s %7s %8s %6s %7s %8s %8s %8s %9s %6s %5s", "model",
-                "integrator", "tol", "scd(0)", "work(0)", "h_mean(0)", "Omega", "best w", "scd", "work", "flat lo",
-                "flat hi", "smooth", "recommend", "ratio", "loss");
+  std::snprintf(line, sizeof line, "%-8s %-11s %6s %7s %7s %9s %7s %8s %8s %8s %8s %6s %7s %9s %6s %5s %5s", "model",
+                "integrator", "tol", "scd(0)", "work(0)", "h_mean(0)", "Omega", "raw best", "smooth", "band lo",
+                "band hi", "scd", "work", "recommend", "ratio", "out", "loss");
   lines.push_back(line);
   for (const OwnedProblem& owned : problems) {
     const AdaptiveGainScan scan = scanAdaptiveGains(owned.problem, options);
     for (const AdaptiveGainRun& run : scan.runs) {
       runs_csv += owned.problem.name + "," + std::string(toString(run.integrator)) + "," + shortest(run.tolerance) +
                   "," + shortest(run.omega) + "," + std::string(toString(run.summary.status)) + "," +
-                  shortest(run.scd) + "," + std::to_string(run.work) + "," + std::to_string(run.summary.steps) + "," +
-                  shortest(run.efficiency) + "\n";
+                  shortest(run.scd) + "," + shortest(run.end_scd) + "," + std::to_string(run.work) + "," +
+                  std::to_string(run.summary.steps) + "," + shortest(run.efficiency) + "\n";
     }
     for (const AdaptiveGainBest& best : scan.best) {
       // What a user gets: the recommendation from one measuring run at this tolerance.
@@ -85,38 +94,45 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, int threads, std::vector<std:
       const ModelGuidance recommended = recommendBaumgarteForModel(*owned.problem.system, owned.problem.start,
                                                                    best.integrator, guidance.horizon, guidance);
       const double omega = recommended.recommendation.omega;
-      // The smoothed efficiency at the grid point nearest the recommendation (in log ω).
+      const AdaptiveGainPlacement place = placeInBand(best, omega);
+      // The scd and work of the grid point nearest the smoothed best (in log omega).
       std::size_t nearest = 0;
-      for (std::size_t j = 1; j < options.omegas.size(); ++j) {
-        if (std::abs(std::log(options.omegas[j] / omega)) < std::abs(std::log(options.omegas[nearest] / omega))) {
+      for (std::size_t j = 1; j < best.omegas.size(); ++j) {
+        if (std::abs(std::log(best.omegas[j] / best.smoothed_best_omega)) <
+            std::abs(std::log(best.omegas[nearest] / best.smoothed_best_omega))) {
           nearest = j;
         }
       }
-      const double loss = best.smoothed_best_efficiency - best.smoothed_efficiency[nearest];
-      const double ratio = omega / best.smoothed_best_omega;
+      const std::size_t per_scan = best.omegas.size() + 1;
+      const std::size_t scan_index = static_cast<std::size_t>(&best - scan.best.data());
+      const AdaptiveGainRun& at_best = scan.runs[scan_index * per_scan + 1 + nearest];
       best_csv += owned.problem.name + "," + std::string(toString(best.integrator)) + "," + shortest(best.tolerance) +
                   "," + shortest(best.unstabilized.scd) + "," + std::to_string(best.unstabilized.work) + "," +
                   shortest(best.unstabilized_mean_step) + "," + shortest(recommended.time_scale.motion_rate) + "," +
-                  shortest(best.best_omega) + "," + shortest(best.best.scd) + "," + std::to_string(best.best.work) +
-                  "," + shortest(best.near_best_low) + "," + shortest(best.near_best_high) + "," +
-                  shortest(best.smoothed_best_omega) + "," + shortest(omega) + "," + shortest(ratio) + "," +
-                  shortest(loss) + "\n";
+                  shortest(best.best_omega) + "," + shortest(best.smoothed_best_omega) + "," +
+                  shortest(best.band_low) + "," + shortest(best.band_high) + "," + shortest(at_best.scd) + "," +
+                  std::to_string(at_best.work) + "," + shortest(omega) + "," + shortest(place.ratio) + "," +
+                  std::to_string(place.side) + "," + shortest(place.outside_factor) + "," +
+                  shortest(place.loss) + "\n";
       std::snprintf(line, sizeof line,
-                    "%-8s %-10s %6.0e %7.2f %7ld %9.2e %7.3g %8.3g %6.2f %7ld %8.3g %8.3g %8.3g %9.3g %6.2f %5.2f",
+                    "%-8s %-11s %6.0e %7.2f %7ld %9.2e %7.3g %8.3g %8.3g %8.3g %8.3g %6.2f %7ld %9.3g %6.2f %5.2f "
+                    "%5.2f",
                     owned.problem.name.c_str(), std::string(toString(best.integrator)).c_str(), best.tolerance,
                     best.unstabilized.scd, best.unstabilized.work, best.unstabilized_mean_step,
-                    recommended.time_scale.motion_rate, best.best_omega, best.best.scd, best.best.work,
-                    best.near_best_low, best.near_best_high, best.smoothed_best_omega, omega, ratio, loss);
+                    recommended.time_scale.motion_rate, best.best_omega, best.smoothed_best_omega, best.band_low,
+                    best.band_high, at_best.scd, at_best.work, omega, place.ratio,
+                    place.side == 0 ? 1.0 : place.side * place.outside_factor, place.loss);
       lines.push_back(line);
       table.push_back({{"model", owned.problem.name}, {"integrator", toString(best.integrator)},
                        {"tolerance", best.tolerance}, {"unstabilized_scd", metricNumber(best.unstabilized.scd)},
                        {"unstabilized_work", best.unstabilized.work},
                        {"unstabilized_mean_step", best.unstabilized_mean_step},
                        {"motion_rate", recommended.time_scale.motion_rate}, {"best_omega", best.best_omega},
-                       {"best_scd", metricNumber(best.best.scd)}, {"best_work", best.best.work},
-                       {"near_best_low", best.near_best_low}, {"near_best_high", best.near_best_high},
-                       {"smoothed_best_omega", best.smoothed_best_omega}, {"recommended_omega", omega},
-                       {"ratio", ratio}, {"efficiency_loss", metricNumber(loss)},
+                       {"smoothed_best_omega", best.smoothed_best_omega}, {"band_low", best.band_low},
+                       {"band_high", best.band_high}, {"best_scd", metricNumber(at_best.scd)},
+                       {"best_work", at_best.work}, {"recommended_omega", omega}, {"ratio", place.ratio},
+                       {"side", place.side}, {"outside_factor", place.outside_factor},
+                       {"efficiency_loss", metricNumber(place.loss)},
                        {"reasoning", recommended.recommendation.reasoning}});
     }
   }

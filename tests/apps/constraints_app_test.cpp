@@ -310,6 +310,43 @@ TEST_CASE("constraints app: --baumgarte auto asks recommendBaumgarte for the int
   CHECK_THAT(ggl.output, Contains("--baumgarte"));
 }
 
+TEST_CASE("constraints app: --baumgarte auto-measured takes the safety factor from the chain's bisected limit",
+          "[apps][errdyn]") {
+  auto metrics = [](const std::string& name, const std::string& flags) {
+    const auto dir = freshOutputDir(name);
+    const AppRun run = runApp(KKTDAE_CONSTRAINTS_APP, flags + " --no-rerun --out '" + dir.string() + "'");
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    return readJson(dir / "metrics.json");
+  };
+  // Semi-implicit Euler keeps its linear limit on the moving chain (docs §3, §5): half of it.
+  const auto semi = metrics("auto_measured_semi", "--baumgarte auto-measured --tilt 0.3 --dt 0.01 --steps 400");
+  CHECK(semi["baumgarte_auto"] == false);
+  CHECK(semi["baumgarte_auto_measured"] == true);
+  const double semi_limit = semi["baumgarte_measured_limit"].get<double>();
+  CHECK(semi_limit == Approx(kktdae::baumgarteStabilityLimit(kktdae::Integrator::SemiImplicitEuler, 1.0)).margin(2e-3));
+  CHECK(semi["baumgarte"].get<double>() == Approx(0.5 * semi_limit / 0.01));
+  CHECK_THAT(semi["baumgarte_reasoning"].get<std::string>(), Contains("measured on the model"));
+  // RK4: the library's own bisection over the run's dt and length, from the run's tilt; its limit
+  // sits below the closed form, and the gain stays RK4's gentle dt*omega = 0.1.
+  const auto rk4 = metrics("auto_measured_rk4", "--integrator rk4 --baumgarte auto-measured --tilt 0.3 --dt 0.01 "
+                                                "--steps 200");
+  const kktdae::PendulumChain chain(kktdae::PendulumChainParams::uniform(2));
+  kktdae::ModelGuidanceOptions guidance;
+  guidance.horizon = 2.0;
+  guidance.min_steps = 10;
+  const kktdae::ModelGuidance g =
+      kktdae::recommendBaumgarteForModel(chain, chain.initialState(0.3), kktdae::Integrator::Rk4, 0.01, guidance);
+  REQUIRE(g.limit.found);
+  CHECK(rk4["baumgarte_measured_limit"].get<double>() == g.limit.limit);
+  CHECK(g.limit.limit < kktdae::baumgarteStabilityLimit(kktdae::Integrator::Rk4, 1.0));
+  CHECK(rk4["baumgarte"].get<double>() == Approx(0.1 / 0.01));
+  // Plain auto keeps its files: no measured fields.
+  const auto plain = metrics("auto_plain", "--baumgarte auto --steps 10");
+  CHECK(!plain.contains("baumgarte_measured_limit"));
+  CHECK(!plain.contains("baumgarte_auto_measured"));
+}
+
 TEST_CASE("constraints app: --stop-when ends each mode where the condition becomes true and writes the event",
           "[apps][events]") {
   // The double pendulum from horizontal: the inner link's tension first becomes a push at

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "kktdae/core/checks.hpp"
 #include "kktdae/metrics/significant_digits.hpp"
@@ -21,11 +22,43 @@ SimulationOptions endStateOptions(Integrator integrator, double t0, double t_end
   sim.adaptive.atol = tolerance;
   sim.adaptive.max_steps = max_steps;
   sim.adaptive.stop_at_outputs = true;
-  // The work measure is Summary::rhs_evaluations, which holds a Jacobian's cost only when the
-  // Jacobian is a difference quotient of f or F (an analytic one counts model calls instead, in
-  // newton_model_evaluations): keep the matrix whose whole cost `work` sees, as §9's table did.
-  sim.adaptive.newton_matrix = NewtonMatrix::DifferenceQuotient;
   return sim;
+}
+
+/// `outputs` equally spaced interpolated outputs: the solver's own step sequence, as a user's
+/// run with an output grid has it (stopping at each would shorten the steps the score ranks).
+SimulationOptions pathOptions(Integrator integrator, double t0, double t_end, long outputs, double tolerance,
+                              long max_steps) {
+  SimulationOptions sim;
+  sim.integrator = integrator;
+  sim.dt = (t_end - t0) / static_cast<double>(outputs);
+  sim.end_time = t_end;
+  sim.adaptive.rtol = tolerance;
+  sim.adaptive.atol = tolerance;
+  sim.adaptive.max_steps = max_steps;
+  return sim;
+}
+
+struct Path {
+  Summary summary;
+  std::vector<Vector> q;  ///< after the start, first `components` coordinates
+  double t = 0.0;
+};
+
+Path runPath(const ConstrainedSystem& system, const State& start, const SimulationOptions& sim,
+             Eigen::Index components) {
+  Path path;
+  path.t = start.t;
+  bool first = true;
+  path.summary = simulate(system, start, sim, [&](double t, ConstVectorRef q, ConstVectorRef, ConstVectorRef) {
+    if (first) {  // the initial state
+      first = false;
+      return;
+    }
+    path.t = t;
+    path.q.emplace_back(q.head(components));
+  });
+  return path;
 }
 
 struct EndState {
@@ -49,29 +82,68 @@ void validateProblem(const AdaptiveGainProblem& problem) {
   if (!(problem.t_end > problem.start.t)) {
     throwInvalid("t_end", formatDouble(problem.t_end) + " must exceed the start time " + formatDouble(problem.start.t));
   }
-  if (problem.reference_q.size() < 1 || problem.reference_q.size() > problem.start.q.size()) {
-    throwInvalid("reference_q", "size " + std::to_string(problem.reference_q.size()) + " must be in [1, nq = " +
-                                    std::to_string(problem.start.q.size()) + "]");
+  if (problem.reference_path.empty()) throwInvalid("reference_path", "is empty");
+  const Eigen::Index k = problem.reference_path[0].size();
+  if (k < 1 || k > problem.start.q.size()) {
+    throwInvalid("reference_path", "entry size " + std::to_string(k) + " must be in [1, nq = " +
+                                       std::to_string(problem.start.q.size()) + "]");
   }
-  if (!(problem.reference_q.array() != 0.0).any()) throwInvalid("reference_q", "has no non-zero entry to score");
+  bool nonzero = false;
+  for (const Vector& r : problem.reference_path) {
+    if (r.size() != k) throwInvalid("reference_path", "entries differ in size");
+    nonzero = nonzero || (r.array() != 0.0).any();
+  }
+  if (!nonzero) throwInvalid("reference_path", "has no non-zero entry to score");
 }
 
-/// scd over the reference's non-zero entries: an exactly zero one is a coordinate the model holds
-/// at zero (a planar chain's z), whose relative error is undefined.
-double scoredDigits(const Vector& q, const Vector& reference) {
-  std::vector<Eigen::Index> kept;
-  for (Eigen::Index i = 0; i < reference.size(); ++i) {
-    if (reference[i] != 0.0) kept.push_back(i);
-  }
-  Vector y(static_cast<Eigen::Index>(kept.size())), ref(static_cast<Eigen::Index>(kept.size()));
-  for (std::size_t j = 0; j < kept.size(); ++j) {
-    y[static_cast<Eigen::Index>(j)] = q[kept[j]];
-    ref[static_cast<Eigen::Index>(j)] = reference[kept[j]];
-  }
-  return significantCorrectDigits(y, ref);
+/// The grid index range [lo, hi] of the averaging window around j.
+std::pair<std::size_t, std::size_t> window(std::size_t j, std::size_t n, std::size_t half) {
+  return {j >= half ? j - half : 0, std::min(n - 1, j + half)};
 }
 
 }  // namespace
+
+double pathDigits(const std::vector<Vector>& path, const std::vector<Vector>& reference) {
+  if (path.size() != reference.size() || reference.empty()) {
+    throwInvalid("path", "has " + std::to_string(path.size()) + " outputs, the reference " +
+                             std::to_string(reference.size()) + " (both must be equal and > 0)");
+  }
+  const Eigen::Index k = reference[0].size();
+  Vector scale = Vector::Zero(k);
+  for (std::size_t j = 0; j < reference.size(); ++j) {
+    if (reference[j].size() != k || path[j].size() != k) throwInvalid("path", "entries differ in size");
+    scale = scale.cwiseMax(reference[j].cwiseAbs());
+  }
+  double sum = 0.0;
+  for (std::size_t j = 0; j < reference.size(); ++j) {
+    double worst = 0.0;
+    for (Eigen::Index i = 0; i < k; ++i) {
+      if (scale[i] > 0.0) worst = std::max(worst, std::abs(path[j][i] - reference[j][i]) / scale[i]);
+    }
+    sum += worst * worst;
+  }
+  const double rms = std::sqrt(sum / static_cast<double>(reference.size()));
+  // Exact agreement is capped at 16 digits, as significantCorrectDigits does for doubles.
+  return rms > 0.0 ? std::min(16.0, -std::log10(rms)) : 16.0;
+}
+
+std::vector<Vector> adaptiveGainReferencePath(const ConstrainedSystem& system, const State& start, double t_end,
+                                              long outputs, Eigen::Index components, double rtol) {
+  requirePositive("rtol", rtol);
+  if (outputs < 1) throwInvalid("outputs", "must be >= 1, got " + std::to_string(outputs));
+  if (!(t_end > start.t)) throwInvalid("t_end", formatDouble(t_end) + " must exceed " + formatDouble(start.t));
+  if (components < 0 || components > start.q.size()) {
+    throwInvalid("components", std::to_string(components) + " must be in [0, nq]");
+  }
+  const SimulationOptions sim = pathOptions(Integrator::IdaGgl, start.t, t_end, outputs, rtol, 10000000);
+  Path path = runPath(system, start, sim, components == 0 ? start.q.size() : components);
+  if (!path.summary.ok()) throwInvalid("reference", "ida_ggl failed: " + path.summary.message);
+  if (static_cast<long>(path.q.size()) != outputs) {
+    throwInvalid("reference", "ida_ggl gave " + std::to_string(path.q.size()) + " outputs, expected " +
+                                  std::to_string(outputs));
+  }
+  return path.q;
+}
 
 Vector adaptiveGainReference(const ConstrainedSystem& system, const State& start, double t_end, double rtol) {
   requirePositive("rtol", rtol);
@@ -128,6 +200,10 @@ void AdaptiveGainOptions::validate() const {
   }
   requireNonNegative("zeta", zeta);
   if (max_steps < 1) throwInvalid("max_steps", "must be >= 1, got " + std::to_string(max_steps));
+  if (smoothing_half_width < 0) {
+    throwInvalid("smoothing_half_width", "must be >= 0, got " + std::to_string(smoothing_half_width));
+  }
+  requirePositive("band_tolerance", band_tolerance);
   kkt.validate();
   parallel.validate();
 }
@@ -137,7 +213,13 @@ AdaptiveGainScan scanAdaptiveGains(const AdaptiveGainProblem& problem, const Ada
   options.validate();
   const std::size_t per_scan = options.omegas.size() + 1;
   const std::size_t scans = options.integrators.size() * options.tolerances.size();
-  const Eigen::Index k = problem.reference_q.size();
+  const Eigen::Index k = problem.reference_path[0].size();
+  const long outputs = static_cast<long>(problem.reference_path.size());
+  Vector end_reference = problem.reference_path.back();
+  std::vector<Eigen::Index> end_kept;
+  for (Eigen::Index i = 0; i < k; ++i) {
+    if (end_reference[i] != 0.0) end_kept.push_back(i);
+  }
 
   AdaptiveGainScan scan;
   scan.runs = sweep(
@@ -147,18 +229,30 @@ AdaptiveGainScan scanAdaptiveGains(const AdaptiveGainProblem& problem, const Ada
         run.integrator = options.integrators[i / per_scan / options.tolerances.size()];
         run.tolerance = options.tolerances[(i / per_scan) % options.tolerances.size()];
         run.omega = i % per_scan == 0 ? 0.0 : options.omegas[i % per_scan - 1];
-        SimulationOptions sim =
-            endStateOptions(run.integrator, problem.start.t, problem.t_end, run.tolerance, options.max_steps);
+        SimulationOptions sim = pathOptions(run.integrator, problem.start.t, problem.t_end, outputs, run.tolerance,
+                                            options.max_steps);
         sim.kkt = options.kkt;
         sim.stabilization = run.omega > 0.0 ? Stabilization::fromDampingRatio(options.zeta, run.omega)
                                             : Stabilization::none();
-        const EndState end = runToEnd(*problem.system, problem.start, sim);
-        run.summary = end.summary;
-        run.work = end.summary.rhs_evaluations;
-        run.reached_end = end.summary.ok() && end.q.size() == problem.start.q.size() && end.q.allFinite() &&
-                          std::abs(end.t - problem.t_end) <= 1e-12 * std::max(1.0, std::abs(problem.t_end));
-        run.scd = run.reached_end ? scoredDigits(end.q.head(k), problem.reference_q)
-                                  : std::numeric_limits<double>::quiet_NaN();
+        const Path path = runPath(*problem.system, problem.start, sim, k);
+        run.summary = path.summary;
+        run.work = path.summary.rhs_evaluations + path.summary.newton_model_evaluations;
+        bool finite = static_cast<long>(path.q.size()) == outputs;
+        for (const Vector& q : path.q) finite = finite && q.allFinite();
+        run.reached_end = path.summary.ok() && finite &&
+                          std::abs(path.t - problem.t_end) <= 1e-12 * std::max(1.0, std::abs(problem.t_end));
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        run.scd = run.reached_end ? pathDigits(path.q, problem.reference_path) : nan;
+        if (run.reached_end && !end_kept.empty()) {
+          Vector y(static_cast<Eigen::Index>(end_kept.size())), ref(y.size());
+          for (std::size_t j = 0; j < end_kept.size(); ++j) {
+            y[static_cast<Eigen::Index>(j)] = path.q.back()[end_kept[j]];
+            ref[static_cast<Eigen::Index>(j)] = end_reference[end_kept[j]];
+          }
+          run.end_scd = significantCorrectDigits(y, ref);
+        } else {
+          run.end_scd = nan;
+        }
         run.efficiency = run.reached_end ? run.scd - std::log10(static_cast<double>(std::max(1L, run.work)))
                                          : -std::numeric_limits<double>::infinity();
         spdlog::debug("adaptive gain {} {} tol {:g} omega {:g}: scd {:.3f} work {}", problem.name,
@@ -194,9 +288,11 @@ AdaptiveGainScan scanAdaptiveGains(const AdaptiveGainProblem& problem, const Ada
     }
     if (!std::isfinite(top)) best.near_best_low = 0.0;
     const std::size_t n = per_scan - 1;
+    best.omegas = options.omegas;
     best.smoothed_best_efficiency = -std::numeric_limits<double>::infinity();
+    std::size_t top_index = 0;
     for (std::size_t j = 0; j < n; ++j) {
-      const std::size_t lo = j == 0 ? 0 : j - 1, hi = std::min(n - 1, j + 1);
+      const auto [lo, hi] = window(j, n, static_cast<std::size_t>(options.smoothing_half_width));
       double sum = 0.0;
       for (std::size_t i = lo; i <= hi; ++i) sum += first[1 + i].efficiency;
       const double mean = sum / static_cast<double>(hi - lo + 1);
@@ -204,11 +300,49 @@ AdaptiveGainScan scanAdaptiveGains(const AdaptiveGainProblem& problem, const Ada
       if (mean > best.smoothed_best_efficiency) {
         best.smoothed_best_efficiency = mean;
         best.smoothed_best_omega = first[1 + j].omega;
+        top_index = j;
       }
+    }
+    if (std::isfinite(best.smoothed_best_efficiency)) {
+      const double floor = best.smoothed_best_efficiency - options.band_tolerance;
+      std::size_t lo = top_index, hi = top_index;
+      while (lo > 0 && best.smoothed_efficiency[lo - 1] >= floor) --lo;
+      while (hi + 1 < n && best.smoothed_efficiency[hi + 1] >= floor) ++hi;
+      best.band_low = options.omegas[lo];
+      best.band_high = options.omegas[hi];
     }
     scan.best.push_back(best);
   }
   return scan;
+}
+
+AdaptiveGainPlacement placeInBand(const AdaptiveGainBest& best, double omega) {
+  requirePositive("omega", omega);
+  if (best.omegas.empty() || best.omegas.size() != best.smoothed_efficiency.size()) {
+    throwInvalid("best", "has no efficiency curve to place omega on");
+  }
+  AdaptiveGainPlacement place;
+  place.ratio = omega / best.smoothed_best_omega;
+  if (omega < best.band_low) {
+    place.side = -1;
+    place.outside_factor = best.band_low / omega;
+  } else if (omega > best.band_high) {
+    place.side = 1;
+    place.outside_factor = omega / best.band_high;
+  }
+  const std::vector<double>& w = best.omegas;
+  const std::vector<double>& e = best.smoothed_efficiency;
+  double at = e.front();
+  if (omega >= w.back()) {
+    at = e.back();
+  } else if (omega > w.front()) {
+    std::size_t j = 1;
+    while (w[j] < omega) ++j;
+    const double s = std::log(omega / w[j - 1]) / std::log(w[j] / w[j - 1]);
+    at = std::isfinite(e[j - 1]) && std::isfinite(e[j]) ? (1.0 - s) * e[j - 1] + s * e[j] : std::min(e[j - 1], e[j]);
+  }
+  place.loss = best.smoothed_best_efficiency - at;
+  return place;
 }
 
 }  // namespace kktdae

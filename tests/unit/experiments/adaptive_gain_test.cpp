@@ -26,8 +26,23 @@ TEST_CASE("motion time scale: a small-amplitude pendulum turns at sqrt(g/L)", "[
   CHECK_THROWS_WITH(measureMotionTimeScale(pendulum, start, 1.0, Integrator::CvodeBdf, 1e-6), Contains("rest"));
 }
 
-TEST_CASE("adaptive gain scan: on the double pendulum feedback beats none, and the recommendation is within a "
-          "factor 2 of the best",
+TEST_CASE("path digits: each coordinate scaled by its own largest reference value, rms over outputs",
+          "[experiments][errdyn]") {
+  std::vector<Vector> reference(2, Vector(3)), path(2, Vector(3));
+  reference[0] << 1.0, 0.0, -4.0;
+  reference[1] << -2.0, 0.0, 2.0;
+  path = reference;
+  CHECK(pathDigits(path, reference) == 16.0);
+  path[0][0] += 2e-4;   // coordinate 0's scale is 2: 1e-4 at output 0
+  path[1][2] += 4e-3;   // coordinate 2's scale is 4: 1e-3 at output 1
+  path[1][1] += 1.0;    // zero throughout: left out
+  CHECK(pathDigits(path, reference) == Approx(-std::log10(std::sqrt((1e-8 + 1e-6) / 2.0))));
+  path.pop_back();
+  CHECK_THROWS_WITH(pathDigits(path, reference), Contains("outputs"));
+}
+
+TEST_CASE("adaptive gain scan: on the double pendulum feedback beats none, and omega = Omega falls in the band of "
+          "near-best gains",
           "[experiments][errdyn]") {
   const PendulumChain chain(PendulumChainParams::uniform(2));
   AdaptiveGainProblem problem;
@@ -35,25 +50,38 @@ TEST_CASE("adaptive gain scan: on the double pendulum feedback beats none, and t
   problem.system = &chain;
   problem.start = chain.initialState(0.3);
   problem.t_end = 2.0;
-  problem.reference_q = adaptiveGainReference(chain, problem.start, problem.t_end);
+  problem.reference_path = adaptiveGainReferencePath(chain, problem.start, problem.t_end, 50);
+  REQUIRE(problem.reference_path.size() == 50);
   AdaptiveGainOptions options;
   options.integrators = {Integrator::CvodeBdf};
   options.tolerances = {1e-7};
   for (int k = -2; k <= 8; ++k) options.omegas.push_back(std::pow(10.0, 0.25 * k));  // 0.32 .. 100
+  options.smoothing_half_width = 1;
   const AdaptiveGainScan scan = scanAdaptiveGains(problem, options);
   REQUIRE(scan.runs.size() == options.omegas.size() + 1);
   REQUIRE(scan.best.size() == 1);
   const AdaptiveGainBest& best = scan.best[0];
-  for (const AdaptiveGainRun& run : scan.runs) REQUIRE(run.reached_end);
+  for (const AdaptiveGainRun& run : scan.runs) {
+    REQUIRE(run.reached_end);
+    // The work counts the analytic Newton matrices' model calls as well as f's.
+    CHECK(run.work == run.summary.rhs_evaluations + run.summary.newton_model_evaluations);
+    CHECK(run.summary.newton_model_evaluations > 0);
+  }
   CHECK(best.best.efficiency > best.unstabilized.efficiency + 0.3);
   CHECK(best.best.efficiency == Approx(best.best.scd - std::log10(static_cast<double>(best.best.work))));
+  CHECK(best.band_low <= best.smoothed_best_omega);
+  CHECK(best.band_high >= best.smoothed_best_omega);
   ModelGuidanceOptions guidance;
   guidance.horizon = problem.t_end;
   guidance.tolerance = 1e-7;
   const double omega =
       recommendBaumgarteForModel(chain, problem.start, Integrator::CvodeBdf, 0.01, guidance).recommendation.omega;
-  CHECK(omega / best.smoothed_best_omega >= 0.5);
-  CHECK(omega / best.smoothed_best_omega <= 2.0);
+  const AdaptiveGainPlacement place = placeInBand(best, omega);
+  CHECK(place.ratio >= 0.5);
+  CHECK(place.ratio <= 2.0);
+  CHECK(place.side == 0);
+  CHECK(place.loss <= options.band_tolerance);
+  CHECK(placeInBand(best, best.smoothed_best_omega).loss == Approx(0.0).margin(1e-12));
   options.omegas = {2.0, 1.0};
   CHECK_THROWS_WITH(scanAdaptiveGains(problem, options), Contains("ascending"));
   options.omegas = {1.0};

@@ -1,8 +1,8 @@
 #pragma once
 /// @file
 /// What Baumgarte gain an adaptive integrator wants: one problem run at every ω of a grid and
-/// every tolerance, scored by the significant correct digits of its end state per unit of work
-/// (docs/baumgarte.md §9).
+/// every tolerance, scored by the digits of its whole output path against a tight reference per
+/// unit of work in model calls (docs/baumgarte.md §9).
 
 #include <string>
 #include <vector>
@@ -12,20 +12,33 @@
 
 namespace kktdae {
 
-/// A problem with a known end state: a consistent start and the reference at t_end.
+/// A problem with a known path: a consistent start and the reference at equally spaced outputs.
 struct AdaptiveGainProblem {
   std::string name;                           ///< for the table
   const ConstrainedSystem* system = nullptr;  ///< must outlive the call; read from several threads
   State start;                                ///< on the manifold (consistent)
   double t_end = 1.0;                         ///< > start.t [s]
-  /// The first reference_q.size() coordinates of q at t_end, the scored components; an entry
-  /// that is exactly 0 (a coordinate the model holds at zero) is left out of scd.
-  Vector reference_q;
+  /// q at the n output times t0 + k (t_end − t0)/n, k = 1 … n (adaptiveGainReferencePath()): the
+  /// first reference_path[0].size() coordinates are scored. A coordinate that is exactly 0 at
+  /// every output (a planar chain's z) is left out.
+  std::vector<Vector> reference_path;
 };
 
 /// The reference end state of `system` from `start` at t_end: ida_ggl at rtol (atol = rtol),
 /// stopping exactly at t_end. Throws std::invalid_argument when that run fails.
 Vector adaptiveGainReference(const ConstrainedSystem& system, const State& start, double t_end, double rtol = 1e-12);
+
+/// The reference path for AdaptiveGainProblem::reference_path: ida_ggl at rtol (atol = rtol),
+/// interpolated at the `outputs` (≥ 1) equally spaced times after the start, the first
+/// `components` coordinates of q (0 = all). Throws std::invalid_argument when that run fails.
+std::vector<Vector> adaptiveGainReferencePath(const ConstrainedSystem& system, const State& start, double t_end,
+                                              long outputs, Eigen::Index components = 0, double rtol = 1e-12);
+
+/// The path score of AdaptiveGainRun::scd: −log₁₀ of the root mean square over the outputs of
+/// max_i |q_i(t_k) − r_i(t_k)| / max_k |r_i(t_k)| (each coordinate scaled by its own largest
+/// reference value, so zero crossings and mixed units do not matter; coordinates whose reference
+/// is 0 throughout are left out). Throws std::invalid_argument for mismatched sizes.
+double pathDigits(const std::vector<Vector>& path, const std::vector<Vector>& reference);
 
 /// The motion's own time scale, from one run without feedback.
 struct MotionTimeScale {
@@ -53,6 +66,12 @@ struct AdaptiveGainOptions {
   std::vector<double> omegas;
   double zeta = 1.0;        ///< damping ratio of every gain (α = ζω, β = ω)
   long max_steps = 200000;  ///< the solvers' step cap over the run (a run over it fails)
+  /// The efficiency curve is averaged over each grid point and this many neighbours on each side
+  /// (fewer at the ends) before its maximum is taken (≥ 0).
+  int smoothing_half_width = 2;
+  /// The band of near-best gains: the contiguous ω around the smoothed best whose smoothed
+  /// efficiency is within this many digits of it (> 0).
+  double band_tolerance = 0.1;
   KktOptions kkt;
   SweepOptions parallel;    ///< the runs are independent; results are the same for any count
   void validate() const;
@@ -65,9 +84,11 @@ struct AdaptiveGainRun {
   double omega = 0.0;      ///< 0: no feedback
   Summary summary;
   bool reached_end = false;
-  double scd = 0.0;        ///< significantCorrectDigits of q(t_end) against the reference's non-zero entries
-  long work = 0;           ///< Summary::rhs_evaluations: f (CVODE) or F (IDA) calls, Jacobians' included
-                           ///< (the scan runs with NewtonMatrix::DifferenceQuotient so that they are)
+  double scd = 0.0;        ///< pathDigits() of the run's outputs against the reference path
+  double end_scd = 0.0;    ///< significantCorrectDigits of q(t_end) against the path's last entry (non-zero ones)
+  /// Model calls: Summary::rhs_evaluations (f or F, difference-quotient Jacobians included) plus
+  /// Summary::newton_model_evaluations (the analytic Newton matrices' model calls).
+  long work = 0;
   /// scd − log₁₀ work = −log₁₀(relative error × work): higher is better; −∞ for a failed run.
   double efficiency = 0.0;
 };
@@ -83,14 +104,34 @@ struct AdaptiveGainBest {
   double unstabilized_mean_step = 0.0;
   /// The smallest and largest ω whose efficiency is within 0.1 of the best (the flat top).
   double near_best_low = 0.0, near_best_high = 0.0;
-  /// The best ω of the efficiency averaged over each grid point and its two neighbours (one at
-  /// the ends): one end state's scd scatters by a few tenths between neighbouring gains, and the
-  /// average keeps a single lucky cancellation from picking the best.
+  /// The best ω of the efficiency averaged over each grid point and smoothing_half_width
+  /// neighbours on each side: the score still scatters by a few hundredths to tenths between
+  /// neighbouring gains, and the average keeps a lucky cancellation from picking the best.
   double smoothed_best_omega = 0.0;
   double smoothed_best_efficiency = 0.0;  ///< that average at smoothed_best_omega
   /// The averaged efficiency at every ω > 0 of the grid (options.omegas order).
   std::vector<double> smoothed_efficiency;
+  /// The band: the smallest and largest ω of the contiguous run of grid points around
+  /// smoothed_best_omega whose smoothed efficiency is ≥ smoothed_best_efficiency − band_tolerance.
+  double band_low = 0.0, band_high = 0.0;
+  std::vector<double> omegas;  ///< the grid (options.omegas), for placeInBand()
 };
+
+/// Where a recommended ω falls relative to a scan's best.
+struct AdaptiveGainPlacement {
+  double ratio = 0.0;   ///< ω / smoothed_best_omega
+  /// 1 inside [band_low, band_high]; outside, the factor (> 1) by which ω misses the band:
+  /// band_low/ω below it, ω/band_high above it.
+  double outside_factor = 1.0;
+  int side = 0;         ///< −1 below the band, 0 inside, +1 above
+  /// smoothed_best_efficiency − the smoothed efficiency interpolated (linearly in log ω) at ω,
+  /// clamped to the grid's ends: the digits per unit of work ω gives up [digits].
+  double loss = 0.0;
+};
+
+/// Places `omega` (> 0) relative to `best`. Throws std::invalid_argument for ω ≤ 0 or a best
+/// without a grid.
+AdaptiveGainPlacement placeInBand(const AdaptiveGainBest& best, double omega);
 
 struct AdaptiveGainScan {
   std::vector<AdaptiveGainRun> runs;   ///< integrator-major, then tolerance, then ω (0 first)
