@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "common/interrupt.hpp"
 #include "common/json_output.hpp"
 #include "common/number_format.hpp"
 #include "kktdae/experiments/test_set.hpp"
@@ -66,6 +67,7 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, int threads, std::vector<std:
   // grid (cvode_adams at large omega) from costing minutes.
   options.max_steps = 20000;
   options.parallel.threads = threads;
+  options.interrupt = interruptFlag();
 
   std::string runs_csv = "model,integrator,tolerance,omega,status,scd,end_scd,work,steps,efficiency\n";
   std::string best_csv =
@@ -79,7 +81,9 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, int threads, std::vector<std:
                 "band hi", "scd", "work", "recommend", "ratio", "out", "loss");
   lines.push_back(line);
   for (const OwnedProblem& owned : problems) {
+    if (interrupted()) break;
     const AdaptiveGainScan scan = scanAdaptiveGains(owned.problem, options);
+    if (interrupted()) break;  // its runs ended at the signal: a partial scan is not a result
     for (const AdaptiveGainRun& run : scan.runs) {
       runs_csv += owned.problem.name + "," + std::string(toString(run.integrator)) + "," + shortest(run.tolerance) +
                   "," + shortest(run.omega) + "," + std::string(toString(run.summary.status)) + "," +

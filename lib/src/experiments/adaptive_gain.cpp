@@ -232,6 +232,7 @@ AdaptiveGainScan scanAdaptiveGains(const AdaptiveGainProblem& problem, const Ada
         SimulationOptions sim = pathOptions(run.integrator, problem.start.t, problem.t_end, outputs, run.tolerance,
                                             options.max_steps);
         sim.kkt = options.kkt;
+        sim.interrupt = options.interrupt;
         sim.stabilization = run.omega > 0.0 ? Stabilization::fromDampingRatio(options.zeta, run.omega)
                                             : Stabilization::none();
         const Path path = runPath(*problem.system, problem.start, sim, k);

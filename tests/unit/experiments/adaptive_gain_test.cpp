@@ -2,6 +2,7 @@
 // recommended for a model (experiments/baumgarte_for_model.hpp; docs/baumgarte.md §4, §9).
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <cmath>
 
 #include "kktdae/kktdae.hpp"
@@ -87,6 +88,30 @@ TEST_CASE("adaptive gain scan: on the double pendulum feedback beats none, and o
   options.omegas = {1.0};
   options.integrators = {Integrator::IdaGgl};
   CHECK_THROWS_WITH(scanAdaptiveGains(problem, options), Contains("ida_ggl"));
+}
+
+TEST_CASE("adaptive gain scan: a set interrupt ends every run at its first step, each scored as failed",
+          "[experiments][errdyn]") {
+  const PendulumChain chain(PendulumChainParams::uniform(2));
+  AdaptiveGainProblem problem;
+  problem.name = "chain2";
+  problem.system = &chain;
+  problem.start = chain.initialState(0.3);
+  problem.t_end = 2.0;
+  problem.reference_path = adaptiveGainReferencePath(chain, problem.start, problem.t_end, 20);
+  AdaptiveGainOptions options;
+  options.integrators = {Integrator::CvodeBdf, Integrator::IdaIndex1};
+  options.tolerances = {1e-10};
+  options.omegas = {1.0, 10.0, 100.0};
+  const std::atomic<bool> stop{true};
+  options.interrupt = &stop;
+  const AdaptiveGainScan scan = scanAdaptiveGains(problem, options);
+  REQUIRE(scan.runs.size() == 2 * (options.omegas.size() + 1));
+  for (const AdaptiveGainRun& run : scan.runs) {
+    CHECK(run.summary.status == RunStatus::Interrupted);
+    CHECK(run.summary.steps <= 1);
+    CHECK_FALSE(run.reached_end);
+  }
 }
 
 TEST_CASE("guidance for a model: rk4's measured limit on the double pendulum sits below the closed form",

@@ -74,6 +74,9 @@ struct AdaptiveGainOptions {
   double band_tolerance = 0.1;
   KktOptions kkt;
   SweepOptions parallel;    ///< the runs are independent; results are the same for any count
+  /// Forwarded to every run (SimulationOptions::interrupt): once set, each run still to come ends
+  /// Interrupted at its first step and scores as failed, so a scan of minutes stops in moments.
+  const std::atomic<bool>* interrupt = nullptr;
   void validate() const;
 };
 
