@@ -9,8 +9,11 @@
 #include <limits>
 
 #include "../kkt/kkt_steps.hpp"
+#include "generalized_alpha_sparse_matrix.hpp"
 #include "kktdae/system/dynamics_jacobian.hpp"
 #include "kktdae/core/checks.hpp"
+
+#include <spdlog/spdlog.h>
 
 namespace kktdae {
 namespace {
@@ -53,17 +56,24 @@ class GeneralizedAlphaStepper final : public FixedStepper {
     h_ = Vector::Zero(nq_);
     r_ = Vector::Zero(nq_);
     phi_ = Vector::Zero(nc_);
-    block_ = Matrix::Zero(nq_ + nc_, nq_ + nc_);
     rhs_ = Vector::Zero(nq_ + nc_);
     correction_ = Vector::Zero(nq_ + nc_);
-    lu_ = Eigen::PartialPivLU<Matrix>(nq_ + nc_);
+    if (useSparse(system, setup)) {
+      sparse_ = std::make_unique<detail::GeneralizedAlphaSparseMatrix>(system);
+    } else {
+      block_ = Matrix::Zero(nq_ + nc_, nq_ + nc_);
+      lu_ = Eigen::PartialPivLU<Matrix>(nq_ + nc_);
+    }
     if (setup.stabilization.kind != Stabilization::Kind::None) {
       notes_ += name_ + " ignores " + setup.stabilization.describe() + ": it holds phi = 0 itself. ";
     }
     if (setup.stabilization.project_after_step) {
       notes_ += name_ + " steps from the projected state; its algorithmic acceleration is not projected. ";
     }
-    if (setup.kkt.form == KktForm::Block || setup.kkt.path == KktPath::Sparse) {
+    if (sparse_) {
+      notes_ += name_ + " factorizes its Newton matrix sparsely (KLU, " + std::to_string(sparse_->nonZeros()) +
+                " nonzeros, " + std::to_string(sparse_->colors()) + " colors). ";
+    } else if (setup.kkt.form == KktForm::Block || setup.kkt.path == KktPath::Sparse) {
       notes_ += name_ + " factorizes its Newton matrix densely (block LU); the KKT options served only the "
                         "initial solve and the observed phi_dot. ";
     }
@@ -124,7 +134,9 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   const KktWorkspace& terms() const override { return f_.workspace(); }
   const AccelerationFunction& accelerationFunction() const override { return f_; }
   long solves() const override { return solves_; }
-  long modelEvaluations() const override { return evaluations_ + derivatives_.modelEvaluations(); }
+  long modelEvaluations() const override {
+    return evaluations_ + derivatives_.modelEvaluations() + (sparse_ ? sparse_->modelEvaluations() : 0);
+  }
   long newtonIterations() const override { return newton_total_; }
   long jacobianEvaluations() const override { return jacobian_evaluations_; }
   long factorizations() const override { return factorizations_; }
@@ -152,7 +164,8 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   Vector h_, r_, phi_;
   Matrix block_;
   Vector rhs_, correction_;
-  Eigen::PartialPivLU<Matrix> lu_;
+  Eigen::PartialPivLU<Matrix> lu_;                                 // dense path
+  std::unique_ptr<detail::GeneralizedAlphaSparseMatrix> sparse_;  // sparse path (KLU)
   bool factorization_valid_ = false;
   double factorization_dt_ = 0.0;
   bool first_step_ = true;
@@ -161,6 +174,18 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   int deepest_halving_ = 0;
   double first_halving_time_ = 0.0;
   std::string notes_;
+
+  /// IterationMatrix::Auto's rule: sparse when the model allows it and nq reaches the KKT
+  /// path's threshold for sparse storage.
+  static bool useSparse(const ConstrainedSystem& system, const FixedStepperSetup& setup) {
+    switch (setup.generalized_alpha.iteration_matrix) {
+      case IterationMatrix::Dense: return false;
+      case IterationMatrix::Sparse: return true;  // the constructor names what is missing
+      case IterationMatrix::Auto: break;
+    }
+    return SparseDynamicsJacobian::unsupportedReason(system).empty() &&
+           system.nq() >= setup.kkt.sparse_min_coordinates;
+  }
 
   /// Two half steps in place of a failed one; `depth` halvings deep. On failure, the first
   /// failure's report (the state is then unspecified, as the contract allows).
@@ -216,6 +241,7 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   /// when it is singular or ill-conditioned.
   bool factorize(double t, ConstVectorRef q, ConstVectorRef v, double beta_prime, double gamma_prime, double dt,
                  StepReport& report) {
+    if (sparse_) return factorizeSparse(t, q, v, beta_prime, dt, report);
     derivatives_.evaluate(t, q, v, qdd_, lambda_, u_);
     ++jacobian_evaluations_;
     block_.topLeftCorner(nq_, nq_) = derivatives_.mass();
@@ -242,6 +268,24 @@ class GeneralizedAlphaStepper final : public FixedStepper {
     report.kkt = detail::failedSolve(rcond > 0.0 ? KktStatus::IllConditioned : KktStatus::Singular, rcond,
                                      "Newton matrix [M + b'K + g'C, -J^T; J, 0] at t = " + formatDouble(t) +
                                          " s has rcond " + formatDouble(rcond) + " < min_rcond " +
+                                         formatDouble(kkt_options_.min_rcond));
+    return false;
+  }
+
+  /// The sparse path of factorize(): KLU of the same matrix in its fixed pattern.
+  bool factorizeSparse(double t, ConstVectorRef q, ConstVectorRef v, double beta_prime, double dt,
+                       StepReport& report) {
+    ++jacobian_evaluations_;
+    ++factorizations_;
+    factorization_dt_ = dt;
+    factorization_valid_ = sparse_->factorize(t, q, v, lambda_, beta_prime) &&
+                           sparse_->pivotRatio() >= kkt_options_.min_rcond;
+    if (factorization_valid_) return true;
+    const double ratio = sparse_->pivotRatio();
+    report.kkt = detail::failedSolve(ratio > 0.0 ? KktStatus::IllConditioned : KktStatus::Singular, ratio,
+                                     "sparse Newton matrix [M + b'K, -J^T; J, 0] at t = " + formatDouble(t) +
+                                         " s is singular, not finite, or has KLU pivot ratio " +
+                                         formatDouble(ratio) + " < min_rcond " +
                                          formatDouble(kkt_options_.min_rcond));
     return false;
   }
@@ -286,6 +330,8 @@ class GeneralizedAlphaStepper final : public FixedStepper {
       double force_scale = 0.0;
       for (int i = 0; i < nq_; ++i) force_scale = std::max(force_scale, std::abs(h_[i]) / M_(i, i));
       const double scale = std::max({1.0, infNorm(q), beta_prime * infNorm(qdd_), beta_prime * force_scale});
+      spdlog::trace("{} t = {} dt = {} iteration {}: residual {} (phi {}, correction {}) scale {}", name_, t_next, dt,
+                    iteration, residual, infNorm(phi_), last_correction, scale);
       if (residual <= options_.newton_tolerance * scale) break;
       if (iteration == options_.newton_max_iterations) {
         report.newton_failed = true;
@@ -297,7 +343,11 @@ class GeneralizedAlphaStepper final : public FixedStepper {
       bool rebuild = !factorization_valid_ || factorization_dt_ != dt;
       switch (options_.jacobian_reuse) {
         case JacobianReuse::EveryIteration: rebuild = true; break;
-        case JacobianReuse::EveryStep: rebuild = rebuild || iteration == 0; break;
+        case JacobianReuse::EveryStep:
+          // At the predictor, and again when the frozen matrix stops contracting: a predictor far
+          // from the solution (a whipping tail) leaves the modified Newton linear with ratio ~0.5.
+          rebuild = rebuild || iteration == 0 || residual > options_.slow_convergence_ratio * previous;
+          break;
         case JacobianReuse::UntilSlow:
           rebuild = rebuild || residual > options_.slow_convergence_ratio * previous;
           break;
@@ -306,7 +356,12 @@ class GeneralizedAlphaStepper final : public FixedStepper {
       if (rebuild && !factorize(t_next, q, v, beta_prime, gamma_prime, dt, report)) break;
       rhs_.head(nq_) = -r_;
       if (nc_ > 0) rhs_.tail(nc_) = (-1.0 / beta_prime) * phi_;
-      correction_ = lu_.solve(rhs_);
+      if (sparse_) {
+        correction_ = rhs_;
+        sparse_->solveInPlace(correction_);
+      } else {
+        correction_ = lu_.solve(rhs_);
+      }
       ++solves_;
       qdd_ += correction_.head(nq_);
       last_correction = beta_prime * infNorm(correction_.head(nq_));
