@@ -13,8 +13,6 @@
 #include "kktdae/system/dynamics_jacobian.hpp"
 #include "kktdae/core/checks.hpp"
 
-#include <spdlog/spdlog.h>
-
 namespace kktdae {
 namespace {
 
@@ -51,6 +49,7 @@ class GeneralizedAlphaStepper final : public FixedStepper {
     lambda_ = Vector::Zero(nc_);
     u_ = Vector::Zero(nu);
     M_ = Matrix::Zero(nq_, nq_);
+    mass_diagonal_ = Vector::Zero(nq_);
     S_ = Matrix::Zero(nu, nq_);
     J_ = Matrix::Zero(nc_, nq_);
     h_ = Vector::Zero(nq_);
@@ -161,7 +160,7 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   CarriedState carried_;
   Vector jerk_, qdd_probe_, q_pred_, v_pred_, q_iterate_, v_iterate_, qdd_, lambda_, u_;
   Matrix M_, S_, J_;
-  Vector h_, r_, phi_;
+  Vector h_, r_, phi_, mass_diagonal_;  // mass_diagonal_: diag M at the iterate
   Matrix block_;
   Vector rhs_, correction_;
   Eigen::PartialPivLU<Matrix> lu_;                                 // dense path
@@ -214,12 +213,23 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   /// Evaluates the controller, M, h, S, J, φ and the residual r at the iterate (t, q, v, q̈, λ).
   void evaluateResidual(double t, ConstVectorRef q, ConstVectorRef v) {
     if (controller_ && u_.size() > 0) controller_(t, q, v, u_);
-    system_.massMatrix(q, M_);
+    // A diagonal M through massDiagonal(): massMatrix() would build it through a temporary.
+    const bool diagonal = system_.massStructure() != MassStructure::General;
+    if (diagonal) {
+      system_.massDiagonal(q, mass_diagonal_);
+    } else {
+      system_.massMatrix(q, M_);
+      mass_diagonal_ = M_.diagonal();
+    }
     system_.bias(q, v, t, h_);
     system_.constraint(q, t, phi_);
     system_.constraintJacobian(q, t, J_);
     ++evaluations_;
-    r_.noalias() = M_ * qdd_;
+    if (diagonal) {
+      r_ = mass_diagonal_.cwiseProduct(qdd_);
+    } else {
+      r_.noalias() = M_ * qdd_;
+    }
     r_ += h_;
     if (nc_ > 0) r_.noalias() -= J_.transpose() * lambda_;
     if (u_.size() > 0) {
@@ -233,7 +243,7 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   /// much); the last Newton correction of q, β′‖Δq̈‖∞, then measures it (about r/K).
   double scaledResidual(double beta_prime, double last_correction) const {
     double dynamics = 0.0;
-    for (int i = 0; i < nq_; ++i) dynamics = std::max(dynamics, std::abs(r_[i]) / M_(i, i));
+    for (int i = 0; i < nq_; ++i) dynamics = std::max(dynamics, std::abs(r_[i]) / mass_diagonal_[i]);
     return std::max(infNorm(phi_), std::min(beta_prime * dynamics, last_correction));
   }
 
@@ -261,13 +271,16 @@ class GeneralizedAlphaStepper final : public FixedStepper {
     }
     lu_.compute(block_);
     ++factorizations_;
-    const double rcond = lu_.rcond();
+    // The pivot ratio min |u_kk| / max |u_kk| (as KLU's on the sparse path): Eigen's 1-norm
+    // estimate rcond() allocates five work vectors per call, which the per-step path must not.
+    const auto pivots = lu_.matrixLU().diagonal().cwiseAbs();
+    const double rcond = pivots.maxCoeff() > 0.0 ? pivots.minCoeff() / pivots.maxCoeff() : 0.0;
     factorization_valid_ = std::isfinite(rcond) && rcond >= kkt_options_.min_rcond;
     factorization_dt_ = dt;
     if (factorization_valid_) return true;
     report.kkt = detail::failedSolve(rcond > 0.0 ? KktStatus::IllConditioned : KktStatus::Singular, rcond,
                                      "Newton matrix [M + b'K + g'C, -J^T; J, 0] at t = " + formatDouble(t) +
-                                         " s has rcond " + formatDouble(rcond) + " < min_rcond " +
+                                         " s has LU pivot ratio " + formatDouble(rcond) + " < min_rcond " +
                                          formatDouble(kkt_options_.min_rcond));
     return false;
   }
@@ -328,10 +341,8 @@ class GeneralizedAlphaStepper final : public FixedStepper {
       // and β′D⁻¹r to eps·β′|D⁻¹h|, which on a stiff step (β′|q̈| ≫ |q|) set the residual's
       // round-off floor.
       double force_scale = 0.0;
-      for (int i = 0; i < nq_; ++i) force_scale = std::max(force_scale, std::abs(h_[i]) / M_(i, i));
+      for (int i = 0; i < nq_; ++i) force_scale = std::max(force_scale, std::abs(h_[i]) / mass_diagonal_[i]);
       const double scale = std::max({1.0, infNorm(q), beta_prime * infNorm(qdd_), beta_prime * force_scale});
-      spdlog::trace("{} t = {} dt = {} iteration {}: residual {} (phi {}, correction {}) scale {}", name_, t_next, dt,
-                    iteration, residual, infNorm(phi_), last_correction, scale);
       if (residual <= options_.newton_tolerance * scale) break;
       if (iteration == options_.newton_max_iterations) {
         report.newton_failed = true;
@@ -364,7 +375,7 @@ class GeneralizedAlphaStepper final : public FixedStepper {
       }
       ++solves_;
       qdd_ += correction_.head(nq_);
-      last_correction = beta_prime * infNorm(correction_.head(nq_));
+      last_correction = beta_prime * correction_.head(nq_).lpNorm<Eigen::Infinity>();  // no temporary
       if (nc_ > 0) lambda_ += correction_.tail(nc_);
     }
     if (!report.ok()) {
