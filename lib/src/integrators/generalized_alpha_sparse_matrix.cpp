@@ -1,25 +1,12 @@
 #include "generalized_alpha_sparse_matrix.hpp"
 
-#include <klu.h>
-
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 #include <utility>
 
 #include "kktdae/core/checks.hpp"
 
 namespace kktdae::detail {
-
-struct GeneralizedAlphaSparseMatrix::Klu {
-  klu_l_common common{};
-  klu_l_symbolic* symbolic = nullptr;
-  klu_l_numeric* numeric = nullptr;
-  ~Klu() {
-    if (numeric != nullptr) klu_l_free_numeric(&numeric, &common);
-    if (symbolic != nullptr) klu_l_free_symbolic(&symbolic, &common);
-  }
-};
 
 namespace {
 
@@ -35,7 +22,7 @@ std::size_t uz(long i) { return static_cast<std::size_t>(i); }
 }  // namespace
 
 GeneralizedAlphaSparseMatrix::GeneralizedAlphaSparseMatrix(const ConstrainedSystem& system)
-    : derivatives_(requireSupported(system)), klu_(std::make_unique<Klu>()), nq_(system.nq()), nc_(system.nc()) {
+    : derivatives_(requireSupported(system)), nq_(system.nq()), nc_(system.nc()) {
   const SparseDynamicsJacobian& d = derivatives_;
   const IndexVector& rows = d.rows();
   const IndexVector& cols = d.cols();
@@ -82,13 +69,7 @@ GeneralizedAlphaSparseMatrix::GeneralizedAlphaSparseMatrix(const ConstrainedSyst
     }
   }
 
-  klu_l_defaults(&klu_->common);
-  klu_->common.halt_if_singular = 1;
-  klu_->symbolic = klu_l_analyze(n, column_start_.data(), row_index_.data(), &klu_->common);
-  if (klu_->symbolic == nullptr) {
-    throw std::runtime_error("KLU symbolic analysis of the generalized-alpha Newton matrix failed (status " +
-                             std::to_string(klu_->common.status) + ")");
-  }
+  lu_ = std::make_unique<KluLu>(n, column_start_.data(), row_index_.data(), "the generalized-alpha Newton matrix");
 }
 
 GeneralizedAlphaSparseMatrix::~GeneralizedAlphaSparseMatrix() = default;
@@ -119,33 +100,13 @@ bool GeneralizedAlphaSparseMatrix::factorize(double t, ConstVectorRef q, ConstVe
       values_[hessian_[uz(e)]] += weight * d.hessianValues()[e];
     }
   }
-  pivot_ratio_ = 0.0;
   if (!values_.allFinite()) return false;
-  Klu& klu = *klu_;
-  if (klu.numeric != nullptr) {
-    // Same pivot sequence, new values: no allocation. Kept while the pivots stay within 1e-3 of
-    // the ratio the last pivoting factorization reached (λ, hence K, changes from step to step).
-    if (klu_l_refactor(column_start_.data(), row_index_.data(), values_.data(), klu.symbolic, klu.numeric,
-                       &klu.common) == 1 &&
-        klu_l_rcond(klu.symbolic, klu.numeric, &klu.common) == 1 && klu.common.rcond >= 1e-3 * pivot_ratio_at_full_) {
-      pivot_ratio_ = klu.common.rcond;
-      return true;
-    }
-    klu_l_free_numeric(&klu.numeric, &klu.common);
-  }
-  klu.numeric = klu_l_factor(column_start_.data(), row_index_.data(), values_.data(), klu.symbolic, &klu.common);
-  ++full_factorizations_;
-  if (klu.numeric == nullptr || klu.common.status == KLU_SINGULAR) {
-    if (klu.numeric != nullptr) klu_l_free_numeric(&klu.numeric, &klu.common);
-    return false;
-  }
-  klu_l_rcond(klu.symbolic, klu.numeric, &klu.common);
-  pivot_ratio_ = pivot_ratio_at_full_ = klu.common.rcond;
-  return true;
+  // λ, hence K, changes from matrix to matrix: KluLu keeps the pivots only while they stay healthy.
+  return lu_->factorize(column_start_.data(), row_index_.data(), values_.data());
 }
 
 void GeneralizedAlphaSparseMatrix::solveInPlace(Eigen::Ref<Vector> x) {
-  klu_l_solve(klu_->symbolic, klu_->numeric, nq_ + nc_, 1, x.data(), &klu_->common);
+  lu_->solveInPlace(x.data());
 }
 
 }  // namespace kktdae::detail

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../linalg/klu_lu.hpp"
 #include "kktdae/system/sparse_dynamics_jacobian.hpp"
 
 namespace kktdae::detail {
@@ -36,7 +37,7 @@ class GeneralizedAlphaSparseMatrix {
   /// pivotRatio() is then 0. Sizes: q, v nq; lambda nc.
   bool factorize(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda, double beta_prime);
   /// KLU's min |u_kk| / max |u_kk| of the last factorization (its crude reciprocal condition).
-  double pivotRatio() const { return pivot_ratio_; }
+  double pivotRatio() const { return values_.allFinite() ? lu_->pivotRatio() : 0.0; }
   /// x ← A⁻¹ x, size nq + nc. Allocates nothing.
   void solveInPlace(Eigen::Ref<Vector> x);
 
@@ -45,22 +46,19 @@ class GeneralizedAlphaSparseMatrix {
   /// Model calls made by factorize() so far.
   long modelEvaluations() const { return derivatives_.modelEvaluations(); }
   /// Pivoting factorizations so far (the first and each fallback from a refactor).
-  long fullFactorizations() const { return full_factorizations_; }
+  long fullFactorizations() const { return lu_->fullFactorizations(); }
 
  private:
   long position(int row, int col) const;  // construction only
 
-  struct Klu;
   SparseDynamicsJacobian derivatives_;
-  std::unique_ptr<Klu> klu_;
+  std::unique_ptr<KluLu> lu_;
   int nq_, nc_;
   std::vector<long> column_start_, row_index_;
   Vector values_;
   std::vector<long> mass_;                          // nq: the diagonal of M
   std::vector<long> jacobian_, jacobian_transpose_;  // per J entry: J (rows nq + i), −Jᵀ (columns nq + i)
   std::vector<long> hessian_;                        // per (row i, a, b) of pattern_i²: the K entry
-  double pivot_ratio_ = 0.0, pivot_ratio_at_full_ = 0.0;
-  long full_factorizations_ = 0;
 };
 
 }  // namespace kktdae::detail
