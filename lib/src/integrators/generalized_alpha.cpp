@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "../kkt/kkt_steps.hpp"
+#include "generalized_alpha_sparse_matrix.hpp"
 #include "kktdae/system/dynamics_jacobian.hpp"
 #include "kktdae/core/checks.hpp"
 
@@ -48,22 +49,30 @@ class GeneralizedAlphaStepper final : public FixedStepper {
     lambda_ = Vector::Zero(nc_);
     u_ = Vector::Zero(nu);
     M_ = Matrix::Zero(nq_, nq_);
+    mass_diagonal_ = Vector::Zero(nq_);
     S_ = Matrix::Zero(nu, nq_);
     J_ = Matrix::Zero(nc_, nq_);
     h_ = Vector::Zero(nq_);
     r_ = Vector::Zero(nq_);
     phi_ = Vector::Zero(nc_);
-    block_ = Matrix::Zero(nq_ + nc_, nq_ + nc_);
     rhs_ = Vector::Zero(nq_ + nc_);
     correction_ = Vector::Zero(nq_ + nc_);
-    lu_ = Eigen::PartialPivLU<Matrix>(nq_ + nc_);
+    if (useSparse(system, setup)) {
+      sparse_ = std::make_unique<detail::GeneralizedAlphaSparseMatrix>(system);
+    } else {
+      block_ = Matrix::Zero(nq_ + nc_, nq_ + nc_);
+      lu_ = Eigen::PartialPivLU<Matrix>(nq_ + nc_);
+    }
     if (setup.stabilization.kind != Stabilization::Kind::None) {
       notes_ += name_ + " ignores " + setup.stabilization.describe() + ": it holds phi = 0 itself. ";
     }
     if (setup.stabilization.project_after_step) {
       notes_ += name_ + " steps from the projected state; its algorithmic acceleration is not projected. ";
     }
-    if (setup.kkt.form == KktForm::Block || setup.kkt.path == KktPath::Sparse) {
+    if (sparse_) {
+      notes_ += name_ + " factorizes its Newton matrix sparsely (KLU, " + std::to_string(sparse_->nonZeros()) +
+                " nonzeros, " + std::to_string(sparse_->colors()) + " colors). ";
+    } else if (setup.kkt.form == KktForm::Block || setup.kkt.path == KktPath::Sparse) {
       notes_ += name_ + " factorizes its Newton matrix densely (block LU); the KKT options served only the "
                         "initial solve and the observed phi_dot. ";
     }
@@ -124,7 +133,9 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   const KktWorkspace& terms() const override { return f_.workspace(); }
   const AccelerationFunction& accelerationFunction() const override { return f_; }
   long solves() const override { return solves_; }
-  long modelEvaluations() const override { return evaluations_ + derivatives_.modelEvaluations(); }
+  long modelEvaluations() const override {
+    return evaluations_ + derivatives_.modelEvaluations() + (sparse_ ? sparse_->modelEvaluations() : 0);
+  }
   long newtonIterations() const override { return newton_total_; }
   long jacobianEvaluations() const override { return jacobian_evaluations_; }
   long factorizations() const override { return factorizations_; }
@@ -149,10 +160,11 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   CarriedState carried_;
   Vector jerk_, qdd_probe_, q_pred_, v_pred_, q_iterate_, v_iterate_, qdd_, lambda_, u_;
   Matrix M_, S_, J_;
-  Vector h_, r_, phi_;
+  Vector h_, r_, phi_, mass_diagonal_;  // mass_diagonal_: diag M at the iterate
   Matrix block_;
   Vector rhs_, correction_;
-  Eigen::PartialPivLU<Matrix> lu_;
+  Eigen::PartialPivLU<Matrix> lu_;                                 // dense path
+  std::unique_ptr<detail::GeneralizedAlphaSparseMatrix> sparse_;  // sparse path (KLU)
   bool factorization_valid_ = false;
   double factorization_dt_ = 0.0;
   bool first_step_ = true;
@@ -161,6 +173,18 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   int deepest_halving_ = 0;
   double first_halving_time_ = 0.0;
   std::string notes_;
+
+  /// IterationMatrix::Auto's rule: sparse when the model allows it and nq reaches the KKT
+  /// path's threshold for sparse storage.
+  static bool useSparse(const ConstrainedSystem& system, const FixedStepperSetup& setup) {
+    switch (setup.generalized_alpha.iteration_matrix) {
+      case IterationMatrix::Dense: return false;
+      case IterationMatrix::Sparse: return true;  // the constructor names what is missing
+      case IterationMatrix::Auto: break;
+    }
+    return SparseDynamicsJacobian::unsupportedReason(system).empty() &&
+           system.nq() >= setup.kkt.sparse_min_coordinates;
+  }
 
   /// Two half steps in place of a failed one; `depth` halvings deep. On failure, the first
   /// failure's report (the state is then unspecified, as the contract allows).
@@ -189,12 +213,23 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   /// Evaluates the controller, M, h, S, J, φ and the residual r at the iterate (t, q, v, q̈, λ).
   void evaluateResidual(double t, ConstVectorRef q, ConstVectorRef v) {
     if (controller_ && u_.size() > 0) controller_(t, q, v, u_);
-    system_.massMatrix(q, M_);
+    // A diagonal M through massDiagonal(): massMatrix() would build it through a temporary.
+    const bool diagonal = system_.massStructure() != MassStructure::General;
+    if (diagonal) {
+      system_.massDiagonal(q, mass_diagonal_);
+    } else {
+      system_.massMatrix(q, M_);
+      mass_diagonal_ = M_.diagonal();
+    }
     system_.bias(q, v, t, h_);
     system_.constraint(q, t, phi_);
     system_.constraintJacobian(q, t, J_);
     ++evaluations_;
-    r_.noalias() = M_ * qdd_;
+    if (diagonal) {
+      r_ = mass_diagonal_.cwiseProduct(qdd_);
+    } else {
+      r_.noalias() = M_ * qdd_;
+    }
     r_ += h_;
     if (nc_ > 0) r_.noalias() -= J_.transpose() * lambda_;
     if (u_.size() > 0) {
@@ -208,7 +243,7 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   /// much); the last Newton correction of q, β′‖Δq̈‖∞, then measures it (about r/K).
   double scaledResidual(double beta_prime, double last_correction) const {
     double dynamics = 0.0;
-    for (int i = 0; i < nq_; ++i) dynamics = std::max(dynamics, std::abs(r_[i]) / M_(i, i));
+    for (int i = 0; i < nq_; ++i) dynamics = std::max(dynamics, std::abs(r_[i]) / mass_diagonal_[i]);
     return std::max(infNorm(phi_), std::min(beta_prime * dynamics, last_correction));
   }
 
@@ -216,6 +251,7 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   /// when it is singular or ill-conditioned.
   bool factorize(double t, ConstVectorRef q, ConstVectorRef v, double beta_prime, double gamma_prime, double dt,
                  StepReport& report) {
+    if (sparse_) return factorizeSparse(t, q, v, beta_prime, dt, report);
     derivatives_.evaluate(t, q, v, qdd_, lambda_, u_);
     ++jacobian_evaluations_;
     block_.topLeftCorner(nq_, nq_) = derivatives_.mass();
@@ -235,13 +271,34 @@ class GeneralizedAlphaStepper final : public FixedStepper {
     }
     lu_.compute(block_);
     ++factorizations_;
-    const double rcond = lu_.rcond();
+    // The pivot ratio min |u_kk| / max |u_kk| (as KLU's on the sparse path): Eigen's 1-norm
+    // estimate rcond() allocates five work vectors per call, which the per-step path must not.
+    const auto pivots = lu_.matrixLU().diagonal().cwiseAbs();
+    const double rcond = pivots.maxCoeff() > 0.0 ? pivots.minCoeff() / pivots.maxCoeff() : 0.0;
     factorization_valid_ = std::isfinite(rcond) && rcond >= kkt_options_.min_rcond;
     factorization_dt_ = dt;
     if (factorization_valid_) return true;
     report.kkt = detail::failedSolve(rcond > 0.0 ? KktStatus::IllConditioned : KktStatus::Singular, rcond,
                                      "Newton matrix [M + b'K + g'C, -J^T; J, 0] at t = " + formatDouble(t) +
-                                         " s has rcond " + formatDouble(rcond) + " < min_rcond " +
+                                         " s has LU pivot ratio " + formatDouble(rcond) + " < min_rcond " +
+                                         formatDouble(kkt_options_.min_rcond));
+    return false;
+  }
+
+  /// The sparse path of factorize(): KLU of the same matrix in its fixed pattern.
+  bool factorizeSparse(double t, ConstVectorRef q, ConstVectorRef v, double beta_prime, double dt,
+                       StepReport& report) {
+    ++jacobian_evaluations_;
+    ++factorizations_;
+    factorization_dt_ = dt;
+    factorization_valid_ = sparse_->factorize(t, q, v, lambda_, beta_prime) &&
+                           sparse_->pivotRatio() >= kkt_options_.min_rcond;
+    if (factorization_valid_) return true;
+    const double ratio = sparse_->pivotRatio();
+    report.kkt = detail::failedSolve(ratio > 0.0 ? KktStatus::IllConditioned : KktStatus::Singular, ratio,
+                                     "sparse Newton matrix [M + b'K, -J^T; J, 0] at t = " + formatDouble(t) +
+                                         " s is singular, not finite, or has KLU pivot ratio " +
+                                         formatDouble(ratio) + " < min_rcond " +
                                          formatDouble(kkt_options_.min_rcond));
     return false;
   }
@@ -284,7 +341,7 @@ class GeneralizedAlphaStepper final : public FixedStepper {
       // and β′D⁻¹r to eps·β′|D⁻¹h|, which on a stiff step (β′|q̈| ≫ |q|) set the residual's
       // round-off floor.
       double force_scale = 0.0;
-      for (int i = 0; i < nq_; ++i) force_scale = std::max(force_scale, std::abs(h_[i]) / M_(i, i));
+      for (int i = 0; i < nq_; ++i) force_scale = std::max(force_scale, std::abs(h_[i]) / mass_diagonal_[i]);
       const double scale = std::max({1.0, infNorm(q), beta_prime * infNorm(qdd_), beta_prime * force_scale});
       if (residual <= options_.newton_tolerance * scale) break;
       if (iteration == options_.newton_max_iterations) {
@@ -297,7 +354,11 @@ class GeneralizedAlphaStepper final : public FixedStepper {
       bool rebuild = !factorization_valid_ || factorization_dt_ != dt;
       switch (options_.jacobian_reuse) {
         case JacobianReuse::EveryIteration: rebuild = true; break;
-        case JacobianReuse::EveryStep: rebuild = rebuild || iteration == 0; break;
+        case JacobianReuse::EveryStep:
+          // At the predictor, and again when the frozen matrix stops contracting: a predictor far
+          // from the solution (a whipping tail) leaves the modified Newton linear with ratio ~0.5.
+          rebuild = rebuild || iteration == 0 || residual > options_.slow_convergence_ratio * previous;
+          break;
         case JacobianReuse::UntilSlow:
           rebuild = rebuild || residual > options_.slow_convergence_ratio * previous;
           break;
@@ -306,10 +367,15 @@ class GeneralizedAlphaStepper final : public FixedStepper {
       if (rebuild && !factorize(t_next, q, v, beta_prime, gamma_prime, dt, report)) break;
       rhs_.head(nq_) = -r_;
       if (nc_ > 0) rhs_.tail(nc_) = (-1.0 / beta_prime) * phi_;
-      correction_ = lu_.solve(rhs_);
+      if (sparse_) {
+        correction_ = rhs_;
+        sparse_->solveInPlace(correction_);
+      } else {
+        correction_ = lu_.solve(rhs_);
+      }
       ++solves_;
       qdd_ += correction_.head(nq_);
-      last_correction = beta_prime * infNorm(correction_.head(nq_));
+      last_correction = beta_prime * correction_.head(nq_).lpNorm<Eigen::Infinity>();  // no temporary
       if (nc_ > 0) lambda_ += correction_.tail(nc_);
     }
     if (!report.ok()) {

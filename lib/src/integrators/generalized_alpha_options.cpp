@@ -30,6 +30,20 @@ void GeneralizedAlphaOptions::validate() const {
     throwInvalid("generalized_alpha.jacobian_reuse",
                  "unknown value " + std::to_string(static_cast<int>(jacobian_reuse)));
   }
+  if (iteration_matrix != IterationMatrix::Auto && iteration_matrix != IterationMatrix::Dense &&
+      iteration_matrix != IterationMatrix::Sparse) {
+    throwInvalid("generalized_alpha.iteration_matrix",
+                 "unknown value " + std::to_string(static_cast<int>(iteration_matrix)));
+  }
+}
+
+std::string_view toString(IterationMatrix matrix) {
+  switch (matrix) {
+    case IterationMatrix::Auto: return "auto";
+    case IterationMatrix::Dense: return "dense";
+    case IterationMatrix::Sparse: return "sparse";
+  }
+  return "unknown";
 }
 
 GeneralizedAlphaParameters chungHulbertParameters(double rho_inf) {

@@ -1,21 +1,15 @@
 #include "kktdae/kkt/sparse_block_system.hpp"
 
-#include <klu.h>
-
 #include <algorithm>
-#include <stdexcept>
-#include <string>
+#include <optional>
+
+#include "../linalg/klu_lu.hpp"
 
 namespace kktdae {
 
+/// The shared KLU wrapper (lib/src/linalg/klu_lu.hpp), built once the pattern is known.
 struct SparseBlockSystem::Klu {
-  klu_l_common common{};
-  klu_l_symbolic* symbolic = nullptr;
-  klu_l_numeric* numeric = nullptr;
-  ~Klu() {
-    if (numeric != nullptr) klu_l_free_numeric(&numeric, &common);
-    if (symbolic != nullptr) klu_l_free_symbolic(&symbolic, &common);
-  }
+  std::optional<detail::KluLu> lu;
 };
 
 SparseBlockSystem::SparseBlockSystem(const SparseConstraintSpace& space)
@@ -61,13 +55,7 @@ SparseBlockSystem::SparseBlockSystem(const SparseConstraintSpace& space)
   rhs = Vector::Zero(n);
   solution = Vector::Zero(n);
 
-  klu_l_defaults(&klu_->common);
-  klu_->common.halt_if_singular = 1;
-  klu_->symbolic = klu_l_analyze(n, column_start_.data(), row_index_.data(), &klu_->common);
-  if (klu_->symbolic == nullptr) {
-    throw std::runtime_error("KLU symbolic analysis of the block KKT pattern failed (status " +
-                             std::to_string(klu_->common.status) + ")");
-  }
+  klu_->lu.emplace(n, column_start_.data(), row_index_.data(), "the block KKT pattern");
 }
 
 SparseBlockSystem::~SparseBlockSystem() = default;
@@ -85,35 +73,14 @@ void SparseBlockSystem::assemble(ConstVectorRef mass_diagonal, const SparseRowMa
 }
 
 bool SparseBlockSystem::factorize() {
-  Klu& klu = *klu_;
-  singular_column_ = -1;
-  const long n = nq + nc;
-  if (klu.numeric != nullptr) {
-    // Same pivot sequence, new values: no allocation. Keep it while the pivots stay healthy
-    // (within 1e-3 of the ratio the last pivoting factorization reached).
-    if (klu_l_refactor(column_start_.data(), row_index_.data(), values_.data(), klu.symbolic, klu.numeric,
-                       &klu.common) == 1 &&
-        klu_l_rcond(klu.symbolic, klu.numeric, &klu.common) == 1 && klu.common.rcond >= 1e-3 * pivot_ratio_at_full_) {
-      pivot_ratio_ = klu.common.rcond;
-      return true;
-    }
-    klu_l_free_numeric(&klu.numeric, &klu.common);
-  }
-  klu.numeric = klu_l_factor(column_start_.data(), row_index_.data(), values_.data(), klu.symbolic, &klu.common);
-  ++full_factorizations_;
-  if (klu.numeric == nullptr || klu.common.status == KLU_SINGULAR) {
-    singular_column_ = klu.common.singular_col < n ? klu.common.singular_col : -1;
-    if (klu.numeric != nullptr) klu_l_free_numeric(&klu.numeric, &klu.common);
-    pivot_ratio_ = 0.0;
-    return false;
-  }
-  klu_l_rcond(klu.symbolic, klu.numeric, &klu.common);
-  pivot_ratio_ = pivot_ratio_at_full_ = klu.common.rcond;
-  return true;
+  detail::KluLu& lu = *klu_->lu;
+  const bool ok = lu.factorize(column_start_.data(), row_index_.data(), values_.data());
+  pivot_ratio_ = lu.pivotRatio();
+  singular_column_ = lu.singularColumn();
+  full_factorizations_ = lu.fullFactorizations();
+  return ok;
 }
 
-void SparseBlockSystem::solveInPlace(Eigen::Ref<Vector> x) {
-  klu_l_solve(klu_->symbolic, klu_->numeric, nq + nc, 1, x.data(), &klu_->common);
-}
+void SparseBlockSystem::solveInPlace(Eigen::Ref<Vector> x) { klu_->lu->solveInPlace(x.data()); }
 
 }  // namespace kktdae

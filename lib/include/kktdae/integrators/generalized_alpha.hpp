@@ -22,10 +22,13 @@ namespace kktdae {
 /// Makes the generalized-α stepper (setup.integrator GeneralizedAlpha: Chung–Hulbert parameters
 /// from setup.generalized_alpha.rho_inf; Hht: HHT parameters from hht_alpha). The observer's λ is
 /// λₙ₊₁ of the step's Newton (at the initial state the KKT solve's). The iteration matrix is
-/// dense (LU of the (nq+nc)² block matrix) whatever KktOptions::path says; its derivative terms
-/// come from DynamicsJacobian. Baumgarte gains are ignored (notes() says so); a projection after
+/// dense (LU of the (nq+nc)² block matrix, derivative terms from DynamicsJacobian) or sparse
+/// (KLU in a fixed pattern, derivative terms from SparseDynamicsJacobian), as
+/// setup.generalized_alpha.iteration_matrix says; KktOptions::path serves only the initial and
+/// observed KKT solves. Baumgarte gains are ignored (notes() says so); a projection after
 /// the step is allowed (it moves q and q̇; the algorithmic acceleration carries on). Throws
-/// std::invalid_argument for invalid options or an integrator that is neither of the two.
+/// std::invalid_argument for invalid options, an integrator that is neither of the two, or
+/// IterationMatrix::Sparse on a model the sparse matrix does not support.
 std::unique_ptr<FixedStepper> makeGeneralizedAlphaStepper(const ConstrainedSystem& system,
                                                           const FixedStepperSetup& setup);
 

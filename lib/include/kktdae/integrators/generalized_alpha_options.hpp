@@ -2,16 +2,40 @@
 /// @file
 /// Options of the generalized-α and HHT-α integrators (Integrator::GeneralizedAlpha, Integrator::Hht).
 
+#include <string_view>
+
 namespace kktdae {
 
 /// When the Newton iteration matrix of a generalized-α step is rebuilt (derivatives + LU).
 enum class JacobianReuse {
   EveryIteration,  ///< full Newton: new derivatives and factorization at every iteration
-  EveryStep,       ///< once per step, at the predictor; the step's later iterations reuse it
+  /// Once per step at the predictor; the step's later iterations reuse it unless one contracts
+  /// the residual by less than slow_convergence_ratio, which rebuilds it at that iterate.
+  EveryStep,
   /// Kept across steps while the iteration contracts fast (each residual below
   /// slow_convergence_ratio times the previous one); rebuilt when it does not, or when dt changes.
   UntilSlow,
 };
+
+/// How the Newton iteration matrix [M + β′K + γ′C, −Jᵀ; J, 0] of a generalized-α step is stored
+/// and factorized.
+enum class IterationMatrix {
+  /// Sparse when the model allows it (see Sparse) and nq ≥ KktOptions::sparse_min_coordinates
+  /// (the rule of KktPath::Auto); Dense otherwise.
+  Auto,
+  /// Dense partial-pivoting LU of the (nq+nc)² matrix; K and C from DynamicsJacobian (nq column
+  /// differences per matrix). Any model.
+  Dense,
+  /// A fixed compressed-column pattern factorized by KLU (symbolic analysis once per run, numeric
+  /// refactorization per matrix); K = −Σᵢ λᵢ ∇²φᵢ from SparseDynamicsJacobian (colored
+  /// differences of J: 3 + 2·colors model calls per matrix, 15 for a chain). Needs a sparse J, a
+  /// constant diagonal M, h independent of (q, q̇), no inputs and scleronomic φ (the models
+  /// where K, C reduce to that); otherwise construction throws std::invalid_argument.
+  Sparse,
+};
+
+/// "auto" / "dense" / "sparse".
+std::string_view toString(IterationMatrix matrix);
 
 /// The parameters of the index-3 generalized-α step and its Newton (docs/integrators.md § generalized-α).
 struct GeneralizedAlphaOptions {
@@ -32,11 +56,14 @@ struct GeneralizedAlphaOptions {
   /// Newton iterations allowed per step (≥ 1); more fails the step (or halves it, see below).
   int newton_max_iterations = 25;
   JacobianReuse jacobian_reuse = JacobianReuse::EveryStep;
-  /// UntilSlow only: the contraction ratio (∈ (0, 1)) above which the matrix is rebuilt.
+  /// EveryStep and UntilSlow: the contraction ratio (∈ (0, 1)) above which the matrix is rebuilt.
   double slow_convergence_ratio = 0.25;
   /// How many times a step whose Newton fails may be split in two halves (≥ 0; 0: the run fails
   /// at once). Each split is counted in Summary::notes.
   int max_step_halvings = 0;
+  /// Dense LU or sparse KLU of the iteration matrix (see IterationMatrix); Summary::notes says
+  /// which one ran. Both give the same step to round-off.
+  IterationMatrix iteration_matrix = IterationMatrix::Auto;
 
   /// Throws std::invalid_argument naming the bad field and value.
   void validate() const;

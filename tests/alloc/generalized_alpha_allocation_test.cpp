@@ -1,0 +1,41 @@
+// The generalized-α step allocates nothing after warm-up, with the dense LU and with KLU.
+#include <catch2/catch.hpp>
+
+#include "alloc/allocation_counter.hpp"
+#include "kktdae/kktdae.hpp"
+
+using namespace kktdae;
+using kktdae::testing::AllocationCounter;
+
+TEST_CASE("allocation: generalized-alpha steps allocate nothing after warm-up (dense LU and KLU)",
+          "[allocation][generalized_alpha]") {
+  const PendulumChain chain(PendulumChainParams::uniform(10, 1.0, 0.1));
+  for (IterationMatrix matrix : {IterationMatrix::Dense, IterationMatrix::Sparse}) {
+    for (JacobianReuse reuse : {JacobianReuse::EveryIteration, JacobianReuse::EveryStep}) {
+      FixedStepperSetup setup;
+      setup.integrator = Integrator::GeneralizedAlpha;
+      setup.generalized_alpha.iteration_matrix = matrix;
+      setup.generalized_alpha.jacobian_reuse = reuse;
+      const std::unique_ptr<FixedStepper> stepper = makeFixedStepper(chain, setup);
+      State state = chain.initialState(0.3);
+      REQUIRE(stepper->reset(state).ok());
+      // Warm-up: the first factorization (KLU pivots and allocates its numeric object here).
+      for (int i = 0; i < 3; ++i) REQUIRE(stepper->step(state, 0.01).ok());
+      const long factorizations_before = stepper->factorizations();
+      long count = 0;
+      bool ok = true;
+      {
+        AllocationCounter counter;
+        for (int i = 0; i < 20; ++i) {
+          ok = stepper->step(state, 0.01).ok() && ok;
+          ok = stepper->settle(state).ok() && ok;
+        }
+        count = counter.count();
+      }
+      INFO(toString(matrix) << ", reuse " << static_cast<int>(reuse));
+      REQUIRE(ok);
+      CHECK(stepper->factorizations() > factorizations_before);  // the counted steps did refactorize
+      CHECK(count == 0);
+    }
+  }
+}
