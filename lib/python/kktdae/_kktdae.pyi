@@ -79,6 +79,11 @@ class JacobianReuse(_Enum):
     EVERY_STEP: JacobianReuse
     UNTIL_SLOW: JacobianReuse
 
+class IterationMatrix(_Enum):
+    AUTO: IterationMatrix
+    DENSE: IterationMatrix
+    SPARSE: IterationMatrix
+
 class GeneralizedAlphaOptions:
     rho_inf: float
     hht_alpha: float
@@ -87,6 +92,7 @@ class GeneralizedAlphaOptions:
     jacobian_reuse: JacobianReuse
     slow_convergence_ratio: float
     max_step_halvings: int
+    iteration_matrix: IterationMatrix
     def __init__(self, **fields: object) -> None: ...
     def validate(self) -> None: ...
 

@@ -41,6 +41,12 @@ void bindImplicitFixedStepOptions(py::module_& m) {
                                                       JacobianReuse::UntilSlow},
                     jacobianReuseLabel);
 
+  py::enum_<IterationMatrix> matrix(m, "IterationMatrix",
+                                    "How generalized-α stores and factorizes its Newton matrix: AUTO (sparse KLU when\n"
+                                    "the model allows it and is large enough), DENSE (LU, any model) or SPARSE (KLU).");
+  addNamedValues(matrix, std::vector<IterationMatrix>{IterationMatrix::Auto, IterationMatrix::Dense,
+                                                      IterationMatrix::Sparse});
+
   py::class_<GeneralizedAlphaOptions> galpha(
       m, "GeneralizedAlphaOptions",
       "ρ∞ of Integrator.GENERALIZED_ALPHA, α of Integrator.HHT and their per-step Newton (docs/integrators.md).");
@@ -57,9 +63,11 @@ void bindImplicitFixedStepOptions(py::module_& m) {
                      "UNTIL_SLOW: the contraction ratio in (0, 1) above which the matrix is rebuilt")
       .def_readwrite("max_step_halvings", &GeneralizedAlphaOptions::max_step_halvings,
                      "times a step whose Newton fails may be split in halves (0: the run fails at once)")
+      .def_readwrite("iteration_matrix", &GeneralizedAlphaOptions::iteration_matrix,
+                     "IterationMatrix (or its label): dense LU or sparse KLU of the Newton matrix")
       .def("validate", &GeneralizedAlphaOptions::validate, "Raises ValueError naming the bad field and value.");
   defRepr(galpha, {"rho_inf", "hht_alpha", "newton_tolerance", "newton_max_iterations", "jacobian_reuse",
-                   "slow_convergence_ratio", "max_step_halvings"});
+                   "slow_convergence_ratio", "max_step_halvings", "iteration_matrix"});
 
   py::class_<GeneralizedAlphaParameters> parameters(m, "GeneralizedAlphaParameters",
                                                     "α_m, α_f, β, γ of one generalized-α step.");
