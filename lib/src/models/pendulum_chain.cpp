@@ -56,16 +56,25 @@ void PendulumChain::constraint(ConstVectorRef q, double, VectorRef phi) const {
   }
 }
 
-void PendulumChain::constraintJacobian(ConstVectorRef q, double, MatrixRef J) const {
-  // Zeros in one pass (J.setZero() through a MatrixRef clears column by column, one memset call
-  // each), then column by column (J is column-major) the two non-zeros: column c of particle p
-  // holds d_p[c] in row p and −d_{p+1}[c] in row p + 1. The values are those of 1×3 block
-  // assignments; for the double pendulum this costs a fraction of them.
+namespace {
+
+/// J = 0 in one pass when J is contiguous (J.setZero() through a MatrixRef clears column by
+/// column, one memset call each).
+void zeroJacobian(MatrixRef J) {
   if (J.outerStride() == J.rows()) {
     std::fill_n(J.data(), J.size(), 0.0);
   } else {
     J.setZero();
   }
+}
+
+}  // namespace
+
+void PendulumChain::constraintJacobian(ConstVectorRef q, double, MatrixRef J) const {
+  // Zeros in one pass, then column by column (J is column-major) the two non-zeros: column c of
+  // particle p holds d_p[c] in row p and −d_{p+1}[c] in row p + 1. The values are those of 1×3
+  // block assignments; for the double pendulum this costs a fraction of them.
+  zeroJacobian(J);
   const int n = links();
   Eigen::Vector3d d = q.segment<3>(0) - params_.pivot;  // d_p
   for (int p = 0; p < n; ++p) {
@@ -110,6 +119,55 @@ void PendulumChain::constraintBias(ConstVectorRef, ConstVectorRef v, double, Vec
     const Eigen::Vector3d dv = k == 0 ? Eigen::Vector3d(v.segment<3>(0))
                                       : Eigen::Vector3d(v.segment<3>(3 * k) - v.segment<3>(3 * k - 3));
     gamma[k] = dv.dot(dv);
+  }
+}
+
+void PendulumChain::evaluateTerms(ConstVectorRef q, ConstVectorRef v, double, ModelTermsOutput& out) const {
+  // One pass over the links: d_k and ḋ_k once each for h, φ, J, γ (the per-term methods compute
+  // d_k three times), with the per-term methods' operations in their order (|d|² summed x, y, z
+  // as Eigen's dot of a Vector3d does), so the bits are theirs. Raw pointers, so that the stores
+  // cannot alias the views or the parameters and the compiler keeps everything in registers.
+  const int n = links();
+  const bool dense = out.J.size() > 0, sparse = out.jacobian_values.size() > 0;
+  if (dense) zeroJacobian(out.J);
+  double* const J = out.J.data();
+  const Eigen::Index stride = out.J.outerStride();
+  double* const values = out.jacobian_values.data();
+  double* const h = out.h.data();
+  double* const phi = out.phi.data();
+  double* const gamma = out.gamma.data();
+  double* const phi_t = out.phi_t.data();
+  const double* const x = q.data();
+  const double* const w = v.data();
+  const double* const masses = params_.masses.data();
+  const double* const lengths = params_.lengths.data();
+  const double gravity = params_.gravity;
+  double previous[3] = {params_.pivot.x(), params_.pivot.y(), params_.pivot.z()};
+  for (int k = 0; k < n; ++k) {
+    const double* p = x + 3 * k;
+    const double* u = w + 3 * k;
+    const double d[3] = {p[0] - previous[0], p[1] - previous[1], p[2] - previous[2]};
+    const double dv[3] = {k == 0 ? u[0] : u[0] - u[-3], k == 0 ? u[1] : u[1] - u[-2], k == 0 ? u[2] : u[2] - u[-1]};
+    h[3 * k] = 0.0;
+    h[3 * k + 1] = -(masses[k] * -gravity);
+    h[3 * k + 2] = 0.0;
+    phi[k] = 0.5 * ((d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) - lengths[k] * lengths[k]);
+    gamma[k] = dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2];
+    phi_t[k] = 0.0;
+    if (dense) {  // row k: d_kᵀ on particle k, −d_kᵀ on particle k − 1
+      for (int c = 0; c < 3; ++c) {
+        J[(3 * k + c) * stride + k] = d[c];
+        if (k > 0) J[(3 * k - 3 + c) * stride + k] = -d[c];
+      }
+    }
+    if (sparse) {  // constraintJacobianValues()' order
+      double* row = k == 0 ? values : values + 6 * k - 3;
+      for (int c = 0; c < 3; ++c) {
+        row[c] = d[c];
+        if (k > 0) row[3 + c] = -d[c];
+      }
+    }
+    previous[0] = p[0], previous[1] = p[1], previous[2] = p[2];
   }
 }
 
