@@ -122,53 +122,42 @@ void PendulumChain::constraintBias(ConstVectorRef, ConstVectorRef v, double, Vec
   }
 }
 
-void PendulumChain::evaluateTerms(ConstVectorRef q, ConstVectorRef v, double, ModelTermsOutput& out) const {
-  // One pass over the links: d_k and ḋ_k once each for h, φ, J, γ (the per-term methods compute
-  // d_k three times), with the per-term methods' operations in their order (|d|² summed x, y, z
-  // as Eigen's dot of a Vector3d does), so the bits are theirs. Raw pointers, so that the stores
-  // cannot alias the views or the parameters and the compiler keeps everything in registers.
+void PendulumChain::evaluateTerms(ConstVectorRef q, ConstVectorRef v, double t, ModelTermsOutput& out) const {
+  // One pass over the links for h, φ, γ and ∂φ/∂t with the per-term methods' operations in
+  // their order (|d|² summed x, y, z as Eigen's dot of a Vector3d does; ḋ₀ = v₀ − 0 is v₀
+  // exactly), so the bits are theirs; then J (dense or sparse values) by the per-term method, a
+  // direct call in this final class. Raw pointers, so that the stores cannot alias the views or
+  // the parameters and the loop keeps its values in registers; no branch inside it (measured:
+  // J's writes inside the same loop cost more than the second pass over d_k).
   const int n = links();
-  const bool dense = out.J.size() > 0, sparse = out.jacobian_values.size() > 0;
-  if (dense) zeroJacobian(out.J);
-  double* const J = out.J.data();
-  const Eigen::Index stride = out.J.outerStride();
-  double* const values = out.jacobian_values.data();
-  double* const h = out.h.data();
-  double* const phi = out.phi.data();
-  double* const gamma = out.gamma.data();
-  double* const phi_t = out.phi_t.data();
   const double* const x = q.data();
   const double* const w = v.data();
   const double* const masses = params_.masses.data();
   const double* const lengths = params_.lengths.data();
   const double gravity = params_.gravity;
-  double previous[3] = {params_.pivot.x(), params_.pivot.y(), params_.pivot.z()};
+  double* const h = out.h.data();
+  double* const phi = out.phi.data();
+  double* const gamma = out.gamma.data();
+  double* const phi_t = out.phi_t.data();
+  const double* previous = params_.pivot.data();  // particle k − 1's position (the pivot for k = 0)
+  const double at_rest[3] = {0.0, 0.0, 0.0};
+  const double* previous_velocity = at_rest;
   for (int k = 0; k < n; ++k) {
     const double* p = x + 3 * k;
     const double* u = w + 3 * k;
-    const double d[3] = {p[0] - previous[0], p[1] - previous[1], p[2] - previous[2]};
-    const double dv[3] = {k == 0 ? u[0] : u[0] - u[-3], k == 0 ? u[1] : u[1] - u[-2], k == 0 ? u[2] : u[2] - u[-1]};
+    const double dx = p[0] - previous[0], dy = p[1] - previous[1], dz = p[2] - previous[2];
+    const double dvx = u[0] - previous_velocity[0], dvy = u[1] - previous_velocity[1], dvz = u[2] - previous_velocity[2];
     h[3 * k] = 0.0;
     h[3 * k + 1] = -(masses[k] * -gravity);
     h[3 * k + 2] = 0.0;
-    phi[k] = 0.5 * ((d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) - lengths[k] * lengths[k]);
-    gamma[k] = dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2];
+    phi[k] = 0.5 * ((dx * dx + dy * dy + dz * dz) - lengths[k] * lengths[k]);
+    gamma[k] = dvx * dvx + dvy * dvy + dvz * dvz;
     phi_t[k] = 0.0;
-    if (dense) {  // row k: d_kᵀ on particle k, −d_kᵀ on particle k − 1
-      for (int c = 0; c < 3; ++c) {
-        J[(3 * k + c) * stride + k] = d[c];
-        if (k > 0) J[(3 * k - 3 + c) * stride + k] = -d[c];
-      }
-    }
-    if (sparse) {  // constraintJacobianValues()' order
-      double* row = k == 0 ? values : values + 6 * k - 3;
-      for (int c = 0; c < 3; ++c) {
-        row[c] = d[c];
-        if (k > 0) row[3 + c] = -d[c];
-      }
-    }
-    previous[0] = p[0], previous[1] = p[1], previous[2] = p[2];
+    previous = p;
+    previous_velocity = u;
   }
+  if (out.J.size() > 0) constraintJacobian(q, t, out.J);
+  if (out.jacobian_values.size() > 0) constraintJacobianValues(q, t, out.jacobian_values);
 }
 
 double PendulumChain::kineticEnergy(ConstVectorRef, ConstVectorRef v) const {
