@@ -35,11 +35,27 @@ std::vector<int> nonFiniteSparseRows(const SparseRowMatrix& J) {
   return rows;
 }
 
+/// φ̇ = J q̇ + ∂φ/∂t for the compressed row-major J: the sums of Eigen's sparse × dense kernel
+/// (each row from zero over its non-zeros in storage order, then added to the zeroed result, then
+/// ∂φ/∂t added), the same bits without its expression setup, which cost more than the products
+/// at ten links.
+void sparseConstraintRate(const SparseRowMatrix& J, ConstVectorRef v, const Vector& phi_t, Vector& phi_dot) {
+  const int* outer = J.outerIndexPtr();
+  const int* inner = J.innerIndexPtr();
+  const double* values = J.valuePtr();
+  const double* velocity = v.data();
+  for (Eigen::Index i = 0; i < J.rows(); ++i) {
+    double sum = 0.0;
+    for (int p = outer[i]; p < outer[i + 1]; ++p) sum += values[p] * velocity[inner[p]];
+    phi_dot[i] = (0.0 + sum) + phi_t[i];
+  }
+}
+
 }  // namespace
 
 KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVectorRef q,
                              ConstVectorRef v, ConstVectorRef u, const Stabilization& stabilization,
-                             KktWorkspace& ws) {
+                             KktWorkspace& ws, OutputCheck check) {
   if (!allFinite(q) || !allFinite(v)) return nonFinite("state (q, v)", {});
   if (ws.nu > 0 && !allFinite(u)) return nonFinite("input u", {});
 
@@ -62,7 +78,13 @@ KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVec
       break;
   }
 
-  system.bias(q, v, t, ws.h);
+  // One model call for h, φ, J, γ and ∂φ/∂t (ConstrainedSystem::evaluateTerms). ∂φ/∂t is asked
+  // for on every solve: a model that supplies it but forgets to declare itself time-dependent
+  // must not silently get a wrong φ̇. The sparse path's J goes through its own storage (an empty
+  // ws.J asks for no dense J).
+  Eigen::Map<Vector> no_values(nullptr, 0);
+  ModelTermsOutput terms{ws.h, ws.phi, ws.J, no_values, ws.gamma, ws.phi_t};
+  system.evaluateTerms(q, v, t, terms);
   if (ws.nu > 0) {
     system.inputMap(q, t, ws.S);
     ws.force.noalias() = ws.S.transpose() * u;
@@ -70,37 +92,33 @@ KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVec
   } else {
     ws.force = -ws.h;
   }
-  system.constraint(q, t, ws.phi);
   bool jacobian_finite = true;
   if (ws.sparse) {
     jacobian_finite = ws.constraint_space->evaluateJacobian(system, q, t);
-  } else {
-    system.constraintJacobian(q, t, ws.J);
-  }
-  system.constraintBias(q, v, t, ws.gamma);
-  // ∂φ/∂t is asked for on every solve: a model that supplies it but forgets to declare itself
-  // time-dependent must not silently get a wrong φ̇.
-  system.constraintTimeDerivative(q, t, ws.phi_t);
-  if (ws.sparse) {
-    ws.phi_dot.noalias() = ws.constraint_space->J * v;
-    ws.phi_dot += ws.phi_t;
+    sparseConstraintRate(ws.constraint_space->J, v, ws.phi_t, ws.phi_dot);
   } else if (!constraintRateSmall(v, ws)) {  // nc ≤ 4: the same sums without the kernel's setup
     ws.phi_dot.noalias() = ws.J * v;
     ws.phi_dot += ws.phi_t;
   }
 
+  if (check == OutputCheck::Deferred) return {};  // the small Schur solve checks and forms the target
+  if (KktResult checked = checkModelOutputs(ws, jacobian_finite); !checked.ok()) return checked;
+
+  ws.constraint_target = -ws.gamma;
+  subtractStabilizationTerms(stabilization, ws.phi, ws.phi_dot, ws.constraint_target);
+  return {};
+}
+
+KktResult checkModelOutputs(const KktWorkspace& ws, bool sparse_jacobian_finite) {
   if (!allFinite(ws.force)) {  // coordinates, not constraint rows: named in the message
     const std::vector<int> coordinates = nonFiniteRows(ws.force);
     return nonFiniteOutput("generalized force Sᵀu − h (first at coordinate " + std::to_string(coordinates.front()) + ")", {});
   }
   if (!allFinite(ws.phi)) return nonFiniteOutput("constraint phi", nonFiniteRows(ws.phi));
-  if (ws.sparse && !jacobian_finite) return nonFiniteOutput("constraint Jacobian J", nonFiniteSparseRows(ws.constraint_space->J));
+  if (ws.sparse && !sparse_jacobian_finite) return nonFiniteOutput("constraint Jacobian J", nonFiniteSparseRows(ws.constraint_space->J));
   if (!ws.sparse && !allFinite(ws.J)) return nonFiniteOutput("constraint Jacobian J", nonFiniteRows(ws.J));
   if (!allFinite(ws.gamma)) return nonFiniteOutput("constraint bias gamma", nonFiniteRows(ws.gamma));
   if (!allFinite(ws.phi_dot)) return nonFiniteOutput("constraint rate phi_dot = J v + phi_t", nonFiniteRows(ws.phi_dot));
-
-  ws.constraint_target = -ws.gamma;
-  subtractStabilizationTerms(stabilization, ws.phi, ws.phi_dot, ws.constraint_target);
   return {};
 }
 

@@ -9,11 +9,24 @@
 
 namespace kktdae::detail {
 
+/// Who checks the model's outputs (f, φ, J, γ, φ̇) for NaN/Inf.
+enum class OutputCheck {
+  Now,       ///< evaluateModelTerms(), one pass each (checkModelOutputs())
+  Deferred,  ///< the solve that reads them all anyway (only solveSchurSmall(): smallSchurTakes()),
+             ///< which then also forms constraint_target
+};
+
 /// Fills M (or its diagonal), h, S, f = Sᵀu − h, φ, ∂φ/∂t, J, γ and φ̇ at (t, q, v); then
-/// constraint_target = −γ − 2αφ̇ − β²φ. Fails with NonFinite if anything the model returned is.
+/// constraint_target = −γ − 2αφ̇ − β²φ. Fails with NonFinite if the state, the input u or M is
+/// not finite, and, with OutputCheck::Now, if anything else the model returned is not.
 KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVectorRef q,
                              ConstVectorRef v, ConstVectorRef u, const Stabilization& stabilization,
-                             KktWorkspace& ws);
+                             KktWorkspace& ws, OutputCheck check = OutputCheck::Now);
+
+/// The NonFinite failure naming the first of f, φ, J, γ, φ̇ (in that order) in `ws` that holds NaN
+/// or ±∞, with its rows; Ok when all are finite. `sparse_jacobian_finite`: the sparse path's J
+/// values were (SparseConstraintSpace::evaluateJacobian()).
+KktResult checkModelOutputs(const KktWorkspace& ws, bool sparse_jacobian_finite = true);
 
 /// Schur-complement solve on evaluated terms; writes ws.lambda and ws.qdd.
 KktResult solveSchur(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws);

@@ -11,8 +11,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
+#include "all_finite.hpp"
 #include "condition_estimate.hpp"
+#include "kkt_steps.hpp"
 
 namespace kktdae::detail {
 namespace {
@@ -121,9 +124,31 @@ double inverseOneNormEstimate(const Small<n>& L) {
   return estimate;
 }
 
-/// The solve for nc = n; false where solveSchurSmall() says.
+/// ‖A⁻¹‖₁ of a 2×2 SPD A = L Lᵀ: the larger 1-norm of A⁻¹'s two columns, each from the
+/// triangular solves Hager's iteration ends with (it is exact for 2×2, so it returns one of these
+/// two norms, computed the same way, or in a near tie the average-probe norm, which differs in
+/// the last bits). Two solves instead of its four, no sign vectors, no branches on progress.
+double inverseOneNormExact2(const Small<2>& L) {
+  // choleskySolveInPlace<2>() on e₀ and e₁ written out: the same operations without its tests
+  // for zero entries (dividing a zero by L's positive diagonal leaves it as it is).
+  const double l00 = L[0][0], l10 = L[1][0], l11 = L[1][1];
+  double first[2], second[2];
+  first[0] = 1.0 / l00;
+  first[1] = ((0.0 - first[0] * l10) / l11) / l11;
+  first[0] = (first[0] - l10 * first[1]) / l00;
+  second[1] = (1.0 / l11) / l11;
+  second[0] = (0.0 - l10 * second[1]) / l00;
+  const double first_norm = oneNormLikeEigen<2>(first), second_norm = oneNormLikeEigen<2>(second);
+  if (!std::isfinite(first_norm)) return first_norm;
+  if (!std::isfinite(second_norm)) return second_norm;
+  return std::max(first_norm, second_norm);
+}
+
+/// The solve for nc = n; false where solveSchurSmall() says. `outputs_finite` is false when a
+/// model output it reads (f, J, γ, φ, φ̇) is NaN or ±∞: then nothing else is to be trusted.
 template <int n>
-bool solveSmall(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws, double& rcond) {
+bool solveSmall(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws, double& rcond,
+                bool& outputs_finite) {
   const int nq = ws.nq;
   const double* J = ws.J.data();  // column-major: J(i, k) = J[i + k n]
   const double* inverse_mass = ws.inverse_mass_diagonal.data();
@@ -131,11 +156,16 @@ bool solveSmall(const Stabilization& stabilization, const KktOptions& options, K
 
   // One pass over the coordinates for A = J (M⁻¹Jᵀ) and J M⁻¹ f; each entry is still summed
   // over k in index order, from zero, with M⁻¹Jᵀ and M⁻¹f formed entry by entry as the general
-  // path stores them.
+  // path stores them. The model's outputs are checked for NaN/Inf here, where they are read
+  // anyway, instead of in evaluateModelTerms' separate passes (all_finite.hpp's carries, one
+  // test after the loops).
   Small<n> A = {};
   double J_free_acceleration[n] = {};
+  std::uint64_t carries = 0;
   for (int k = 0; k < nq; ++k) {
     const double* J_k = J + k * n;  // column k of J
+    carries |= finiteCarry(force[k]);
+    for (int i = 0; i < n; ++i) carries |= finiteCarry(J_k[i]);
     double inverse_mass_jt[n];
     for (int j = 0; j < n; ++j) inverse_mass_jt[j] = inverse_mass[k] * J_k[j];
     const double free_acceleration = inverse_mass[k] * force[k];
@@ -144,10 +174,27 @@ bool solveSmall(const Stabilization& stabilization, const KktOptions& options, K
       J_free_acceleration[i] += J_k[i] * free_acceleration;
     }
   }
-  // b = −(J M⁻¹ f + γ), then the stabilization terms.
+  // b = −(J M⁻¹ f + γ) − (2α φ̇ + β² φ), and constraint_target = −γ − (2α φ̇ + β² φ), which
+  // evaluateModelTerms leaves to this loop (OutputCheck::Deferred): the operations of
+  // subtractStabilizationTerms() (Baumgarte or none; soft constraints never come here) inline.
+  const double* gamma = ws.gamma.data();
+  const double* phi = ws.phi.data();
+  const double* phi_dot = ws.phi_dot.data();
   double* b = ws.schur_rhs.data();
-  for (int i = 0; i < n; ++i) b[i] = -(J_free_acceleration[i] + ws.gamma[i]);
-  subtractStabilizationTerms(stabilization, ws.phi, ws.phi_dot, ws.schur_rhs);
+  double* target = ws.constraint_target.data();
+  const bool baumgarte = stabilization.kind == Stabilization::Kind::Baumgarte;
+  const double damping = 2.0 * stabilization.alpha, stiffness = stabilization.beta * stabilization.beta;
+  for (int i = 0; i < n; ++i) {
+    b[i] = -(J_free_acceleration[i] + gamma[i]);
+    target[i] = -gamma[i];
+    if (baumgarte) {
+      b[i] -= damping * phi_dot[i] + stiffness * phi[i];
+      target[i] -= damping * phi_dot[i] + stiffness * phi[i];
+    }
+    carries |= finiteCarry(gamma[i]) | finiteCarry(phi[i]) | finiteCarry(phi_dot[i]);
+  }
+  outputs_finite = carriesFinite(carries);
+  if (!outputs_finite) return false;
 
   Small<n> L;
   if (!choleskyLower<n>(A, L)) return false;
@@ -161,7 +208,21 @@ bool solveSmall(const Stabilization& stabilization, const KktOptions& options, K
     }
     double one_norm = column_sums[0];
     for (int j = 1; j < n; ++j) one_norm = std::max(one_norm, column_sums[j]);
-    rcond = reciprocalCondition(one_norm, inverseOneNormEstimate<n>(L));
+    // Hager's estimate of ‖A⁻¹‖₁ (condition_estimate.hpp), shortened where its answer is known:
+    // for nc = 1 its second probe is its first, so it returns the first solve's norm (the same
+    // bits); for nc = 2 it is exact, so the exact norm from both columns of A⁻¹ catches what it
+    // catches (equal but in the last bits of near ties: tests/unit/kkt/small_schur_test.cpp).
+    double inverse_one_norm;
+    if constexpr (n == 1) {
+      double y[1] = {1.0};
+      choleskySolveInPlace<1>(L, y);
+      inverse_one_norm = std::abs(y[0]);
+    } else if constexpr (n == 2) {
+      inverse_one_norm = inverseOneNormExact2(L);
+    } else {
+      inverse_one_norm = inverseOneNormEstimate<n>(L);
+    }
+    rcond = reciprocalCondition(one_norm, inverse_one_norm);
     if (!(rcond >= options.min_rcond)) return false;  // ill-conditioned: the general path decides
   }
 
@@ -172,16 +233,16 @@ bool solveSmall(const Stabilization& stabilization, const KktOptions& options, K
   // q̈ = (Jᵀλ + f) / m, divided rather than multiplied by 1/m, as seed 000 does.
   double* qdd = ws.qdd.data();
   const double* mass = ws.mass_diagonal.data();
-  bool finite = true;
+  std::uint64_t solution_carries = 0;
   for (int k = 0; k < nq; ++k) {
     double terms[n];
     for (int i = 0; i < n; ++i) terms[i] = J[i + k * n] * lambda[i] + 0.0;
     const double jt_lambda = n == 1 ? 0.0 + terms[0] : sumLikeEigen<n>(terms);
     qdd[k] = (jt_lambda + force[k]) / mass[k];
-    finite = finite && std::isfinite(qdd[k]);
+    solution_carries |= finiteCarry(qdd[k]);
   }
-  for (int i = 0; i < n; ++i) finite = finite && std::isfinite(lambda[i]);
-  if (!finite) return false;
+  for (int i = 0; i < n; ++i) solution_carries |= finiteCarry(lambda[i]);
+  if (!carriesFinite(solution_carries)) return false;
 
   return true;
 }
@@ -198,23 +259,34 @@ void constraintRate(const double* J, const double* v, int nq, const double* phi_
 
 }  // namespace
 
-bool solveSchurSmall(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws,
-                     KktResult& result) {
+double inverseOneNorm2x2(double l00, double l10, double l11) {
+  const Small<2> L = {{l00, 0.0}, {l10, l11}};
+  return inverseOneNormExact2(L);
+}
+
+bool smallSchurTakes(const Stabilization& stabilization, const KktWorkspace& ws) {
   const int nc = ws.nc, nq = ws.nq;
   // Beyond nq + 2nc = 20 Eigen multiplies J by M⁻¹Jᵀ with its blocked kernel, whose sums run in
   // another order: the general path keeps those sizes.
-  if (nc < 1 || nc > kSmallSchurMaxConstraints || nq + 2 * nc >= 20 ||
-      ws.mass_structure == MassStructure::General || stabilization.kind == Stabilization::Kind::Soft) {
-    return false;
-  }
+  return !ws.sparse && nc >= 1 && nc <= kSmallSchurMaxConstraints && nq + 2 * nc < 20 &&
+         ws.mass_structure != MassStructure::General && stabilization.kind != Stabilization::Kind::Soft;
+}
+
+bool solveSchurSmall(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws,
+                     KktResult& result) {
+  if (!smallSchurTakes(stabilization, ws)) return false;
   double rcond = 1.0;
-  bool solved = false;
-  switch (nc) {
-    case 1: solved = solveSmall<1>(stabilization, options, ws, rcond); break;
-    case 2: solved = solveSmall<2>(stabilization, options, ws, rcond); break;
-    case 3: solved = solveSmall<3>(stabilization, options, ws, rcond); break;
-    case 4: solved = solveSmall<4>(stabilization, options, ws, rcond); break;
+  bool solved = false, outputs_finite = true;
+  switch (ws.nc) {
+    case 1: solved = solveSmall<1>(stabilization, options, ws, rcond, outputs_finite); break;
+    case 2: solved = solveSmall<2>(stabilization, options, ws, rcond, outputs_finite); break;
+    case 3: solved = solveSmall<3>(stabilization, options, ws, rcond, outputs_finite); break;
+    case 4: solved = solveSmall<4>(stabilization, options, ws, rcond, outputs_finite); break;
     default: break;
+  }
+  if (!outputs_finite) {  // the failure evaluateModelTerms would have reported
+    result = checkModelOutputs(ws);
+    return true;
   }
   if (!solved) return false;
   result = KktResult{};

@@ -14,6 +14,10 @@ namespace kktdae::detail {
 /// tests/unit/kkt/small_schur_test.cpp); beyond it, dense Eigen wins anyway.
 inline constexpr int kSmallSchurMaxConstraints = 4;
 
+/// Whether solveSchurSmall() takes the system of `ws` under `stabilization`: the dense path,
+/// 1 ≤ nc ≤ kSmallSchurMaxConstraints, nq + 2nc < 20, a diagonal M, no soft constraints.
+bool smallSchurTakes(const Stabilization& stabilization, const KktWorkspace& ws);
+
 /// Solves (J M⁻¹ Jᵀ) λ = −(J M⁻¹ f + γ) − stabilization and q̈ = (f + Jᵀλ) / m, with the same
 /// rcond estimate, for 1 ≤ nc ≤ kSmallSchurMaxConstraints with nq + 2nc < 20 (where Eigen
 /// forms J M⁻¹ Jᵀ coefficient by coefficient), diagonal M and no soft constraints,
@@ -21,6 +25,9 @@ inline constexpr int kSmallSchurMaxConstraints = 4;
 /// general path (and the condition estimate's twelve triangular solves through them) cost more
 /// than the arithmetic.
 ///
+/// It reads every model output it uses (f, J, γ, φ, φ̇) once and checks their finiteness as it
+/// goes, so evaluateModelTerms() may leave that check to it (OutputCheck::Deferred): when one is
+/// NaN or ±∞ it returns true with `result` the failure checkModelOutputs() names.
 /// Returns true with `result` set (status Ok) and ws.lambda, ws.qdd written when it solved.
 /// Returns false, having written nothing that the general path does not overwrite, when the
 /// system is not one it takes or when anything is off (Cholesky breakdown, rcond below
@@ -28,6 +35,10 @@ inline constexpr int kSmallSchurMaxConstraints = 4;
 /// (or applies the rank-deficiency policy) exactly as without this one.
 bool solveSchurSmall(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws,
                      KktResult& result);
+
+/// ‖A⁻¹‖₁ of the SPD 2×2 A = L Lᵀ with L = [l00 0; l10 l11] (l00, l11 > 0), exactly (the larger
+/// column 1-norm of A⁻¹), as the small path's condition estimate computes it for nc = 2.
+double inverseOneNorm2x2(double l00, double l10, double l11);
 
 /// φ̇ = J q̇ + ∂φ/∂t into ws.phi_dot from ws.J and ws.phi_t, for 1 ≤ nc ≤ 4 and nq < 128, where
 /// Eigen's matrix–vector kernel sums each row in index order from zero, as this loop does, but

@@ -56,16 +56,25 @@ void PendulumChain::constraint(ConstVectorRef q, double, VectorRef phi) const {
   }
 }
 
-void PendulumChain::constraintJacobian(ConstVectorRef q, double, MatrixRef J) const {
-  // Zeros in one pass (J.setZero() through a MatrixRef clears column by column, one memset call
-  // each), then column by column (J is column-major) the two non-zeros: column c of particle p
-  // holds d_p[c] in row p and −d_{p+1}[c] in row p + 1. The values are those of 1×3 block
-  // assignments; for the double pendulum this costs a fraction of them.
+namespace {
+
+/// J = 0 in one pass when J is contiguous (J.setZero() through a MatrixRef clears column by
+/// column, one memset call each).
+void zeroJacobian(MatrixRef J) {
   if (J.outerStride() == J.rows()) {
     std::fill_n(J.data(), J.size(), 0.0);
   } else {
     J.setZero();
   }
+}
+
+}  // namespace
+
+void PendulumChain::constraintJacobian(ConstVectorRef q, double, MatrixRef J) const {
+  // Zeros in one pass, then column by column (J is column-major) the two non-zeros: column c of
+  // particle p holds d_p[c] in row p and −d_{p+1}[c] in row p + 1. The values are those of 1×3
+  // block assignments; for the double pendulum this costs a fraction of them.
+  zeroJacobian(J);
   const int n = links();
   Eigen::Vector3d d = q.segment<3>(0) - params_.pivot;  // d_p
   for (int p = 0; p < n; ++p) {
@@ -111,6 +120,44 @@ void PendulumChain::constraintBias(ConstVectorRef, ConstVectorRef v, double, Vec
                                       : Eigen::Vector3d(v.segment<3>(3 * k) - v.segment<3>(3 * k - 3));
     gamma[k] = dv.dot(dv);
   }
+}
+
+void PendulumChain::evaluateTerms(ConstVectorRef q, ConstVectorRef v, double t, ModelTermsOutput& out) const {
+  // One pass over the links for h, φ, γ and ∂φ/∂t with the per-term methods' operations in
+  // their order (|d|² summed x, y, z as Eigen's dot of a Vector3d does; ḋ₀ = v₀ − 0 is v₀
+  // exactly), so the bits are theirs; then J (dense or sparse values) by the per-term method, a
+  // direct call in this final class. Raw pointers, so that the stores cannot alias the views or
+  // the parameters and the loop keeps its values in registers; no branch inside it (measured:
+  // J's writes inside the same loop cost more than the second pass over d_k).
+  const int n = links();
+  const double* const x = q.data();
+  const double* const w = v.data();
+  const double* const masses = params_.masses.data();
+  const double* const lengths = params_.lengths.data();
+  const double gravity = params_.gravity;
+  double* const h = out.h.data();
+  double* const phi = out.phi.data();
+  double* const gamma = out.gamma.data();
+  double* const phi_t = out.phi_t.data();
+  const double* previous = params_.pivot.data();  // particle k − 1's position (the pivot for k = 0)
+  const double at_rest[3] = {0.0, 0.0, 0.0};
+  const double* previous_velocity = at_rest;
+  for (int k = 0; k < n; ++k) {
+    const double* p = x + 3 * k;
+    const double* u = w + 3 * k;
+    const double dx = p[0] - previous[0], dy = p[1] - previous[1], dz = p[2] - previous[2];
+    const double dvx = u[0] - previous_velocity[0], dvy = u[1] - previous_velocity[1], dvz = u[2] - previous_velocity[2];
+    h[3 * k] = 0.0;
+    h[3 * k + 1] = -(masses[k] * -gravity);
+    h[3 * k + 2] = 0.0;
+    phi[k] = 0.5 * ((dx * dx + dy * dy + dz * dz) - lengths[k] * lengths[k]);
+    gamma[k] = dvx * dvx + dvy * dvy + dvz * dvz;
+    phi_t[k] = 0.0;
+    previous = p;
+    previous_velocity = u;
+  }
+  if (out.J.size() > 0) constraintJacobian(q, t, out.J);
+  if (out.jacobian_values.size() > 0) constraintJacobianValues(q, t, out.jacobian_values);
 }
 
 double PendulumChain::kineticEnergy(ConstVectorRef, ConstVectorRef v) const {

@@ -46,6 +46,15 @@ void ConstrainedSystem::constraintTimeDerivative(ConstVectorRef, double, VectorR
   phi_t.setZero();
 }
 
+void ConstrainedSystem::evaluateTerms(ConstVectorRef q, ConstVectorRef v, double t, ModelTermsOutput& out) const {
+  bias(q, v, t, out.h);
+  constraint(q, t, out.phi);
+  if (out.J.size() > 0) constraintJacobian(q, t, out.J);
+  if (out.jacobian_values.size() > 0) constraintJacobianValues(q, t, out.jacobian_values);
+  constraintBias(q, v, t, out.gamma);
+  constraintTimeDerivative(q, t, out.phi_t);
+}
+
 double ConstrainedSystem::kineticEnergy(ConstVectorRef q, ConstVectorRef v) const {
   Matrix M(nq(), nq());
   massMatrix(q, M);

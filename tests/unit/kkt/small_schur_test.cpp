@@ -6,8 +6,12 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
+#include "../../../lib/src/kkt/condition_estimate.hpp"
+#include "../../../lib/src/kkt/small_schur.hpp"
 #include "support/test_models.hpp"
 
 using namespace kktdae;
@@ -102,7 +106,132 @@ ParticleSystem planarRods(int particles, int constraints) {
   return ParticleSystem(p);
 }
 
+/// Which model output a PoisonedChain spoils, and with what.
+enum class Poisoned { Bias, Constraint, Jacobian, ConstraintBias, TimeDerivative };
+
+/// The double pendulum with one entry of one output replaced by `value` (NaN or ±∞): a user's
+/// model gone wrong, served by the default evaluateTerms().
+class PoisonedChain final : public ConstrainedSystem {
+ public:
+  PoisonedChain(std::vector<Poisoned> outputs, double value) : outputs_(std::move(outputs)), value_(value) {}
+  std::string name() const override { return "poisoned_chain"; }
+  int nq() const override { return chain_.nq(); }
+  int nc() const override { return chain_.nc(); }
+  MassStructure massStructure() const override { return chain_.massStructure(); }
+  void massDiagonal(ConstVectorRef q, VectorRef d) const override { chain_.massDiagonal(q, d); }
+  void bias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef h) const override {
+    chain_.bias(q, v, t, h);
+    if (spoils(Poisoned::Bias)) h[4] = value_;
+  }
+  void constraint(ConstVectorRef q, double t, VectorRef phi) const override {
+    chain_.constraint(q, t, phi);
+    if (spoils(Poisoned::Constraint)) phi[1] = value_;
+  }
+  void constraintJacobian(ConstVectorRef q, double t, MatrixRef J) const override {
+    chain_.constraintJacobian(q, t, J);
+    if (spoils(Poisoned::Jacobian)) J(1, 5) = value_;
+  }
+  void constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma) const override {
+    chain_.constraintBias(q, v, t, gamma);
+    if (spoils(Poisoned::ConstraintBias)) gamma[0] = value_;
+  }
+  void constraintTimeDerivative(ConstVectorRef, double, VectorRef phi_t) const override {
+    phi_t.setZero();
+    if (spoils(Poisoned::TimeDerivative)) phi_t[1] = value_;
+  }
+  double potentialEnergy(ConstVectorRef q, double t) const override { return chain_.potentialEnergy(q, t); }
+
+ private:
+  bool spoils(Poisoned output) const { return std::find(outputs_.begin(), outputs_.end(), output) != outputs_.end(); }
+  PendulumChain chain_{PendulumChainParams::uniform(2)};
+  std::vector<Poisoned> outputs_;
+  double value_;
+};
+
 }  // namespace
+
+TEST_CASE("kkt small Schur path: a non-finite model output fails as the separate checks fail it",
+          "[kkt][small][errors]") {
+  // The small path checks f, J, γ, φ, φ̇ as it reads them (evaluateModelTerms defers to it); the
+  // block form still checks them in evaluateModelTerms, one pass each. Both must give the same
+  // status, message and rows, whichever outputs are spoiled and however.
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<std::vector<Poisoned>> cases = {
+      {Poisoned::Bias}, {Poisoned::Constraint}, {Poisoned::Jacobian}, {Poisoned::ConstraintBias},
+      {Poisoned::TimeDerivative}, {Poisoned::ConstraintBias, Poisoned::Jacobian},
+      {Poisoned::TimeDerivative, Poisoned::Constraint}, {Poisoned::Bias, Poisoned::TimeDerivative}};
+  const PendulumChain chain(PendulumChainParams::uniform(2));
+  const Vector q = chain.initialState(0.3).q, v = Vector::Constant(6, 0.2);
+  for (const double value : {nan, inf, -inf}) {
+    for (const std::vector<Poisoned>& outputs : cases) {
+      for (const Stabilization& stabilization : {Stabilization::none(), Stabilization::baumgarte(20.0, 20.0)}) {
+        const PoisonedChain model(outputs, value);
+        KktWorkspace schur_ws(model), block_ws(model);
+        REQUIRE(detail::smallSchurTakes(stabilization, schur_ws));
+        KktOptions block;
+        block.form = KktForm::Block;
+        const KktResult small = solveAccelerations(model, 0.0, q, v, Vector(), stabilization, KktOptions{}, schur_ws);
+        const KktResult checked = solveAccelerations(model, 0.0, q, v, Vector(), stabilization, block, block_ws);
+        INFO(small.message << " | " << checked.message);
+        CHECK(small.status == KktStatus::NonFinite);
+        CHECK(checked.status == KktStatus::NonFinite);
+        CHECK(small.message == checked.message);
+        CHECK(small.offending_rows == checked.offending_rows);
+        CHECK(std::isnan(small.rcond));
+      }
+    }
+  }
+}
+
+TEST_CASE("kkt small Schur path: for nc = 2 the exact inverse 1-norm is Hager's estimate, near-singular matrices included",
+          "[kkt][small]") {
+  // A = R diag(μ₁, μ₂) Rᵀ, R a random rotation, μ₁ from 1e-2 to 1e2, condition number μ₁/μ₂ up to
+  // 1e16. Hager's iteration (condition_estimate.hpp, through Eigen's LLT) against the small path's
+  // closed form from the same factor: equal (to a few units in the last place at worst), so an
+  // rcond threshold decides the same way; and both the true ‖A⁻¹‖₁ where that is computable.
+  std::mt19937_64 rng(2026);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const double eps = std::numeric_limits<double>::epsilon();
+  int compared = 0, identical = 0, below_threshold = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const double angle = 6.283185307179586 * unit(rng);
+    const double mu1 = std::pow(10.0, -2.0 + 4.0 * unit(rng));
+    const double condition = std::pow(10.0, 16.0 * unit(rng));
+    Eigen::Matrix2d R;
+    R << std::cos(angle), -std::sin(angle), std::sin(angle), std::cos(angle);
+    const Eigen::Matrix2d A2 = R * Eigen::Vector2d(mu1, mu1 / condition).asDiagonal() * R.transpose();
+    Matrix A = A2;
+    A(0, 1) = A(1, 0);  // exactly symmetric
+    const Eigen::LLT<Matrix> llt(A);
+    if (llt.info() != Eigen::Success) continue;  // numerically indefinite at condition ~1e16
+    const Matrix L = llt.matrixL();
+    Vector x(2), y(2), z(2);
+    auto solve = [&](Vector& w) { llt.solveInPlace(w); };
+    const double hager = detail::inverseOneNormEstimate(solve, solve, x, y, z);
+    const double exact2 = detail::inverseOneNorm2x2(L(0, 0), L(1, 0), L(1, 1));
+    INFO("trial " << trial << ", condition " << condition << ": Hager " << hager << ", closed form " << exact2);
+    REQUIRE(std::isfinite(hager));
+    CHECK(std::abs(exact2 - hager) <= 4.0 * eps * hager);
+    const double one_norm = detail::oneNorm(A);
+    const bool hager_fails = detail::reciprocalCondition(one_norm, hager) < 1e-13;
+    const bool exact2_fails = detail::reciprocalCondition(one_norm, exact2) < 1e-13;
+    CHECK(hager_fails == exact2_fails);
+    if (condition < 1e6) {  // the explicit inverse is accurate to ~condition·eps here
+      CHECK(exact2 == Approx(detail::oneNorm(Matrix(A.inverse()))).epsilon(1e-9));
+    }
+    ++compared;
+    identical += exact2 == hager;
+    below_threshold += hager_fails;
+  }
+  INFO(compared << " compared, " << identical << " bit-identical, " << below_threshold << " below rcond 1e-13");
+  CHECK(compared > 3500);
+  CHECK(below_threshold > 100);  // the near-singular range is exercised, not just sampled
+#if defined(__x86_64__) && !defined(__FMA__)
+  // Hager's iteration ends on the solve of the larger column, which the closed form repeats
+  // operation for operation: the same bits unless the two column norms tie to the last bit.
+  CHECK(identical == compared);
+#endif
+}
 
 TEST_CASE("kkt small Schur path: the general path's bits for nc = 1 to 4", "[kkt][small]") {
   for (int links : {1, 2, 3}) {

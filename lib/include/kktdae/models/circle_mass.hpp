@@ -30,6 +30,8 @@ class CircleMass final : public ConstrainedSystem {
   void constraint(ConstVectorRef q, double t, VectorRef phi) const override;
   void constraintJacobian(ConstVectorRef q, double t, MatrixRef J) const override;
   void constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma) const override;
+  /// h, φ, J, γ, ∂φ/∂t = 0 in one call (no sparse J: jacobian_values is never asked for).
+  void evaluateTerms(ConstVectorRef q, ConstVectorRef v, double t, ModelTermsOutput& out) const override;
   double kineticEnergy(ConstVectorRef q, ConstVectorRef v) const override;
   double potentialEnergy(ConstVectorRef q, double t) const override;
 

@@ -50,6 +50,9 @@ class PendulumChain final : public ConstrainedSystem {
   void constraintJacobianPattern(IndexVectorRef rows, IndexVectorRef cols) const override;
   void constraintJacobianValues(ConstVectorRef q, double t, VectorRef values) const override;
   void constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma) const override;
+  /// h, φ, γ, ∂φ/∂t in one pass over the links (d_k and ḋ_k once for φ and γ), then J; the
+  /// same bits as the per-term methods.
+  void evaluateTerms(ConstVectorRef q, ConstVectorRef v, double t, ModelTermsOutput& out) const override;
   double kineticEnergy(ConstVectorRef q, ConstVectorRef v) const override;
   double potentialEnergy(ConstVectorRef q, double t) const override;
 

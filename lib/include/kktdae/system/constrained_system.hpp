@@ -26,6 +26,19 @@ enum class MassStructure {
   ConstantDiagonal,  ///< diagonal and independent of q: the solve may cache M⁻¹ across steps
 };
 
+/// Where ConstrainedSystem::evaluateTerms() writes the terms every acceleration solve needs:
+/// views of caller-owned storage, each of the size its per-term method documents. The caller
+/// asks for the Jacobian densely (`J` nc×nq) or as values at the sparse pattern
+/// (`jacobian_values`, jacobianNonZeros()); an empty view (size 0) asks for nothing there.
+struct ModelTermsOutput {
+  VectorRef h;                ///< h(q, q̇, t), nq (bias())
+  VectorRef phi;              ///< φ(q, t), nc (constraint())
+  MatrixRef J;                ///< J(q, t), nc×nq (constraintJacobian()); or 0×0: not wanted
+  VectorRef jacobian_values;  ///< J's values at the pattern (constraintJacobianValues()); or empty
+  VectorRef gamma;            ///< γ(q, q̇, t), nc (constraintBias())
+  VectorRef phi_t;            ///< ∂φ/∂t, nc (constraintTimeDerivative())
+};
+
 class ConstrainedSystem {
  public:
   virtual ~ConstrainedSystem() = default;
@@ -69,6 +82,17 @@ class ConstrainedSystem {
   /// γ = φ̈ − J q̈ = Σᵢ (∂J/∂qᵢ) q̇ᵢ q̇ + 2 (∂J/∂t) q̇ + ∂²φ/∂t², the part of the constraint
   /// acceleration that does not depend on q̈ (for scleronomic φ just J̇q̇). Sizes: q, v nq; gamma nc.
   virtual void constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma) const = 0;
+
+  /// All of h, φ, J (dense or its sparse values, as `out` asks), γ and ∂φ/∂t at (q, q̇, t) in
+  /// one call: what the solver asks of the model on every solve. The default calls bias(),
+  /// constraint(), constraintJacobian() or constraintJacobianValues(), constraintBias() and
+  /// constraintTimeDerivative() in that order, so a model that implements only those is
+  /// served unchanged. Override it when the terms share work (a chain computes each link
+  /// vector d_k once for φ and γ) or to save the virtual calls; the override must write
+  /// exactly the per-term methods' values, bit for bit (tests/unit/system/model_terms_test.cpp
+  /// checks the shipped models). Sizes: q, v nq; the views of `out` as documented there.
+  virtual void evaluateTerms(ConstVectorRef q, ConstVectorRef v, double t, ModelTermsOutput& out) const;
+
   // --- sparse Jacobian (optional): what lets the sparse path solve long chains in O(N) -------
 
   /// Number of structural non-zeros of J, fixed for the model's lifetime. 0, the default, means
