@@ -1,32 +1,47 @@
 #include "band_ldlt.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace kktdae::detail {
 namespace {
 
-/// True when a pivot stops the factorization at once: a zero (the next rows would divide by it)
-/// or, for a positive definite factorization, one that is not positive (NaN included).
-inline bool pivotStops(double dk, bool positive_definite) { return positive_definite ? !(dk > 0.0) : dk == 0.0; }
+/// True when a pivot stops the factorization at once: a zero or NaN (the next rows would divide
+/// by it) or, for a positive definite factorization, one that is not positive.
+inline bool pivotStops(double dk, bool positive_definite) {
+  return positive_definite ? !(dk > 0.0) : !(std::abs(dk) > 0.0);
+}
 
 }  // namespace
 
-int bandFactorize(int n, int b, const double* values, double* l, double* d, double* y, bool positive_definite) {
+BandFactorization bandFactorize(int n, int b, const double* values, double* l, double* d, double* y,
+                                bool positive_definite) {
+  BandFactorization seen;
+  seen.smallest = std::numeric_limits<double>::infinity();
   if (b == 1) {
     // The tridiagonal recurrence: row k's only entry above the diagonal is A(k−1, k).
-    if (n == 0) return 0;
-    double previous = values[1];
-    d[0] = previous;
-    if (pivotStops(previous, positive_definite)) return 0;
-    for (int k = 1; k < n; ++k) {
-      const double off = values[2 * k];
-      const double l_k = off / previous;
-      previous = values[2 * k + 1] - l_k * off;
-      l[k] = l_k;
-      d[k] = previous;
-      if (pivotStops(previous, positive_definite)) return k;
+    double previous = 0.0;
+    for (int k = 0; k < n; ++k) {
+      const double off = values[2 * k], diagonal = values[2 * k + 1];
+      double dk = diagonal;
+      if (k > 0) {
+        const double l_k = off / previous;
+        dk = diagonal - l_k * off;
+        l[k] = l_k;
+      }
+      d[k] = dk;
+      if (pivotStops(dk, positive_definite)) {
+        seen.stopped = k;
+        return seen;
+      }
+      previous = dk;
+      seen.scale = std::max(seen.scale, std::abs(diagonal));
+      seen.smallest = std::min(seen.smallest, std::abs(dk));
+      seen.largest = std::max(seen.largest, std::abs(dk));
     }
-    return n;
+    seen.stopped = n;
+    return seen;
   }
   for (int k = 0; k < n; ++k) {
     const double* a = values + static_cast<long>(k) * (b + 1);
@@ -44,9 +59,16 @@ int bandFactorize(int n, int b, const double* values, double* l, double* d, doub
       l_k[t] = l_kj;
     }
     d[k] = dk;
-    if (pivotStops(dk, positive_definite)) return k;
+    if (pivotStops(dk, positive_definite)) {
+      seen.stopped = k;
+      return seen;
+    }
+    seen.scale = std::max(seen.scale, std::abs(a[b]));
+    seen.smallest = std::min(seen.smallest, std::abs(dk));
+    seen.largest = std::max(seen.largest, std::abs(dk));
   }
-  return n;
+  seen.stopped = n;
+  return seen;
 }
 
 void bandSolveInPlace(int n, int b, const double* l, const double* d, double* x) {

@@ -13,10 +13,20 @@
 
 namespace kktdae::detail {
 
+/// What bandFactorize() saw: where it stopped and the extremes SparseLdlt's pivot rules need.
+struct BandFactorization {
+  int stopped = 0;          ///< the row whose pivot stopped it, or n when every pivot was formed
+  double smallest = 0.0;    ///< min |d_k| over the rows formed before `stopped`
+  double largest = 0.0;     ///< max |d_k| over the same rows
+  double scale = 0.0;       ///< max |A_kk| over the same rows
+};
+
 /// d and l of A = L D Lᵀ for n rows of bandwidth b (storage above). `y` is scratch of b
-/// doubles. Stops at the first pivot that is not > 0 (positive_definite) or is 0 and returns its
-/// row; returns n when every pivot was formed. Allocates nothing.
-int bandFactorize(int n, int b, const double* values, double* l, double* d, double* y, bool positive_definite);
+/// doubles. Stops at the first pivot that is not > 0 (positive_definite) or is 0. The extremes
+/// are gathered in the same sweep, off its critical path (the chain of divisions). Allocates
+/// nothing.
+BandFactorization bandFactorize(int n, int b, const double* values, double* l, double* d, double* y,
+                                bool positive_definite);
 
 /// x ← A⁻¹ x in place with the factors of bandFactorize(): forward substitution with L, then
 /// the division by D fused into the backward substitution with Lᵀ. Allocates nothing.

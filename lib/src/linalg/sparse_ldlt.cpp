@@ -185,29 +185,31 @@ long SparseLdlt::factorNonZeros() const {
 
 bool SparseLdlt::factorizeBand(bool positive_definite) {
   const int b = bandwidth_;
-  const int stopped = detail::bandFactorize(n_, b, values_.data(), l_values_.data(), d_.data(), y_.data(), positive_definite);
-  // The general path's rule, with the scale known only once every diagonal was seen: the first
-  // pivot with |d_k| ≤ n·eps·max(|A_kk|, scale), or not positive when asked, breaks down.
+  const detail::BandFactorization seen =
+      detail::bandFactorize(n_, b, values_.data(), l_values_.data(), d_.data(), y_.data(), positive_definite);
+  // The general path's rule: the first pivot with |d_k| ≤ n·eps·max(|A_kk|, scale), or not
+  // positive when asked, breaks down. The sweep stopped at a zero or non-positive pivot; a small
+  // one is found by comparing the sweep's extremes, and only then (rarely) located by a rescan.
   const double eps = std::numeric_limits<double>::epsilon();
+  breakdown_index_ = -1;
+  if (seen.stopped == n_ && seen.smallest > static_cast<double>(n_) * eps * seen.scale) {
+    pivot_ratio_ = n_ == 0 ? 1.0 : seen.smallest / seen.largest;
+    return true;
+  }
   double scale = 0.0;
   const double* diagonal = values_.data() + b;
   for (int k = 0; k < n_; ++k) scale = std::max(scale, std::abs(diagonal[static_cast<long>(k) * (b + 1)]));
   const double threshold = static_cast<double>(n_) * eps * scale;
-  double smallest = std::numeric_limits<double>::infinity(), largest = 0.0;
-  breakdown_index_ = -1;
-  const int formed = std::min(stopped + 1, n_);  // the stopping pivot was formed, and fails below
+  const int formed = std::min(seen.stopped + 1, n_);  // the stopping pivot was formed, and fails below
   for (int k = 0; k < formed; ++k) {
     const double dk = d_[k];
     if (!(std::abs(dk) > threshold) || (positive_definite && !(dk > 0.0))) {
       breakdown_index_ = permutation_[static_cast<std::size_t>(k)];
-      pivot_ratio_ = 0.0;
-      return false;
+      break;
     }
-    smallest = std::min(smallest, std::abs(dk));
-    largest = std::max(largest, std::abs(dk));
   }
-  pivot_ratio_ = n_ == 0 ? 1.0 : smallest / largest;
-  return true;
+  pivot_ratio_ = 0.0;
+  return false;
 }
 
 void SparseLdlt::solveBandInPlace(Eigen::Ref<Vector> x) const {
