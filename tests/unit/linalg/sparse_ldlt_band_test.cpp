@@ -12,6 +12,7 @@
 
 #include "kktdae/kkt/sparse_constraint_space.hpp"
 #include "kktdae/linalg/sparse_ldlt.hpp"
+#include "support/sparse_ldlt_load.hpp"
 #include "kktdae/models/pendulum_chain.hpp"
 
 using namespace kktdae;
@@ -37,20 +38,8 @@ Matrix makeSpd(Matrix A) {
   return A;
 }
 
-/// Loads the upper triangle's non-zeros (and every diagonal) of A into an analyzed SparseLdlt.
 void load(SparseLdlt& ldlt, const Matrix& A, bool reorder, int max_bandwidth) {
-  std::vector<std::pair<int, int>> entries;
-  std::vector<double> values;
-  for (int j = 0; j < A.cols(); ++j) {
-    for (int i = 0; i <= j; ++i) {
-      if (i == j || A(i, j) != 0.0) {
-        entries.emplace_back(i, j);
-        values.push_back(A(i, j));
-      }
-    }
-  }
-  const std::vector<int> position = ldlt.analyze(static_cast<int>(A.rows()), entries, reorder, max_bandwidth);
-  for (std::size_t e = 0; e < entries.size(); ++e) ldlt.values()[position[e]] = values[e];
+  test::loadUpperTriangle(ldlt, A, reorder, max_bandwidth);
 }
 
 double relativeDifference(const Vector& x, const Vector& reference) {
