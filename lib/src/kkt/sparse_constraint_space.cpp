@@ -38,65 +38,140 @@ SparseConstraintSpace::SparseConstraintSpace(const ConstrainedSystem& system) : 
   }
   storage_position.assign(static_cast<std::size_t>(non_zeros), 0);
   for (int p = 0; p < non_zeros; ++p) storage_position[static_cast<std::size_t>(J.valuePtr()[p]) - 1] = p;
-  model_values = Vector::Zero(non_zeros);
+  in_place_ = true;
+  for (int k = 0; k < non_zeros; ++k) in_place_ = in_place_ && storage_position[static_cast<std::size_t>(k)] == k;
+  model_values = Vector::Zero(in_place_ ? 0 : non_zeros);
 
-  // A = J W Jᵀ: every pair of entries sharing a column k contributes J(i,k) w_k J(j,k) to A(i,j).
-  std::vector<std::vector<std::pair<int, int>>> by_column(static_cast<std::size_t>(nq));  // (row, position)
-  for (int i = 0; i < nc; ++i) {
-    for (int p = J.outerIndexPtr()[i]; p < J.outerIndexPtr()[i + 1]; ++p) {
-      by_column[static_cast<std::size_t>(J.innerIndexPtr()[p])].emplace_back(i, p);
-    }
-  }
-  std::vector<std::pair<int, int>> entries;  // (row ≤ col) of A
-  std::vector<Term> terms;                   // target = index into `entries` for now
-  for (int i = 0; i < nc; ++i) entries.emplace_back(i, i);  // every diagonal, even of a zero row
-  std::vector<std::pair<std::pair<int, int>, int>> raw;    // ((row, col), term)
-  for (int k = 0; k < nq; ++k) {
-    const auto& column = by_column[static_cast<std::size_t>(k)];
-    for (std::size_t a = 0; a < column.size(); ++a) {
-      for (std::size_t b = a; b < column.size(); ++b) {
-        const int row_a = column[a].first, row_b = column[b].first;
-        raw.push_back({{std::min(row_a, row_b), std::max(row_a, row_b)}, static_cast<int>(terms.size())});
-        terms.push_back({-1, column[a].second, column[b].second, k});
+  // J by columns, rows ascending (the row-major storage visited row by row).
+  column_start_.assign(static_cast<std::size_t>(nq) + 1, 0);
+  for (int p = 0; p < non_zeros; ++p) ++column_start_[static_cast<std::size_t>(J.innerIndexPtr()[p]) + 1];
+  for (int c = 0; c < nq; ++c) column_start_[static_cast<std::size_t>(c) + 1] += column_start_[static_cast<std::size_t>(c)];
+  column_entries_.resize(static_cast<std::size_t>(non_zeros));
+  {
+    std::vector<int> fill(column_start_.begin(), column_start_.end() - 1);
+    for (int i = 0; i < nc; ++i) {
+      for (int p = J.outerIndexPtr()[i]; p < J.outerIndexPtr()[i + 1]; ++p) {
+        column_entries_[static_cast<std::size_t>(fill[static_cast<std::size_t>(J.innerIndexPtr()[p])]++)] = {p, i};
       }
     }
   }
-  std::sort(raw.begin(), raw.end());
-  for (std::size_t r = 0; r < raw.size(); ++r) {
-    const auto& key = raw[r].first;
-    int entry;
-    if (key.first == key.second) {
-      entry = key.first;  // the diagonal entries come first, in row order
-    } else if (r > 0 && raw[r - 1].first == key) {
-      entry = terms[static_cast<std::size_t>(raw[r - 1].second)].target;
-    } else {
-      entry = static_cast<int>(entries.size());
-      entries.push_back(key);
+
+  // A = J W Jᵀ: every pair of entries sharing a column k contributes J(i,k) w_k J(j,k) to A(i,j).
+  // Above the diagonal, A's entries of row i come from the rows j > i that share a column with
+  // it; they are collected row by row, each with its pairs in column order.
+  std::vector<std::pair<int, int>> entries;  // (row ≤ col) of A
+  for (int i = 0; i < nc; ++i) entries.emplace_back(i, i);  // every diagonal, even of a zero row
+  row_entry_start_.assign(static_cast<std::size_t>(nc) + 1, 0);
+  pair_start_.assign(1, 0);
+  std::vector<int> entry_index;  // into `entries`, per off-diagonal entry
+  std::vector<std::pair<int, Pair>> row_pairs;  // (j, pair) of the current row i
+  for (int i = 0; i < nc; ++i) {
+    row_pairs.clear();
+    for (int p = J.outerIndexPtr()[i]; p < J.outerIndexPtr()[i + 1]; ++p) {
+      const int k = J.innerIndexPtr()[p];
+      for (int e = column_start_[static_cast<std::size_t>(k)]; e < column_start_[static_cast<std::size_t>(k) + 1]; ++e) {
+        const ColumnEntry& other = column_entries_[static_cast<std::size_t>(e)];
+        if (other.row > i) row_pairs.push_back({other.row, {p, other.position}});
+      }
     }
-    terms[static_cast<std::size_t>(raw[r].second)].target = entry;
+    std::stable_sort(row_pairs.begin(), row_pairs.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });  // columns stay ascending
+    for (std::size_t r = 0; r < row_pairs.size(); ++r) {
+      if (r == 0 || row_pairs[r].first != row_pairs[r - 1].first) {
+        if (r > 0) pair_start_.push_back(static_cast<int>(pairs_.size()));
+        entry_index.push_back(static_cast<int>(entries.size()));
+        entries.emplace_back(i, row_pairs[r].first);
+      }
+      pairs_.push_back(row_pairs[r].second);
+    }
+    if (!row_pairs.empty()) pair_start_.push_back(static_cast<int>(pairs_.size()));
+    row_entry_start_[static_cast<std::size_t>(i) + 1] = static_cast<int>(entry_index.size());
   }
   const std::vector<int> position = ldlt.analyze(nc, entries);
-  for (Term& term : terms) term.target = position[static_cast<std::size_t>(term.target)];
+  entry_target_.resize(entry_index.size());
+  for (std::size_t e = 0; e < entry_index.size(); ++e) {
+    entry_target_[e] = position[static_cast<std::size_t>(entry_index[e])];
+  }
   diagonal_position_.resize(static_cast<std::size_t>(nc));
   for (int i = 0; i < nc; ++i) diagonal_position_[static_cast<std::size_t>(i)] = position[static_cast<std::size_t>(i)];
-  // Writing in target order keeps the accumulation's memory access sequential.
-  std::sort(terms.begin(), terms.end(), [](const Term& x, const Term& y) { return x.target < y.target; });
-  terms_ = std::move(terms);
 }
 
 bool SparseConstraintSpace::evaluateJacobian(const ConstrainedSystem& system, ConstVectorRef q, double t) {
-  system.constraintJacobianValues(q, t, model_values);
   double* storage = J.valuePtr();
+  if (in_place_) {
+    Eigen::Map<Vector> values(storage, J.nonZeros());
+    system.constraintJacobianValues(q, t, values);
+    return detail::allFinite(values);
+  }
+  system.constraintJacobianValues(q, t, model_values);
   for (std::size_t k = 0; k < storage_position.size(); ++k) storage[storage_position[k]] = model_values[static_cast<Eigen::Index>(k)];
   return detail::allFinite(model_values);
 }
 
-void SparseConstraintSpace::assemble(ConstVectorRef weights, VectorRef diagonal) {
-  Vector& values = ldlt.values();
-  values.setZero();
+void SparseConstraintSpace::assembleRows(ConstVectorRef weights, const double* force, const double* target,
+                                         VectorRef diagonal, double* rhs) {
+  // Raw pointers held in locals: every loop below then reads only the arrays it walks.
+  double* values = ldlt.values().data();
+  double* a_diagonal = diagonal.data();
   const double* j = J.valuePtr();
-  for (const Term& term : terms_) values[term.target] += j[term.left] * weights[term.column] * j[term.right];
-  for (int i = 0; i < nc; ++i) diagonal[i] = values[diagonal_position_[static_cast<std::size_t>(i)]];
+  const int* column = J.innerIndexPtr();
+  const int* row_start = J.outerIndexPtr();
+  const double* w = weights.data();
+  const int* diagonal_slot = diagonal_position_.data();
+  const int* entry_start = row_entry_start_.data();
+  const int* entry_target = entry_target_.data();
+  const int* pair_start = pair_start_.data();
+  const Pair* pairs = pairs_.data();
+  const bool with_rhs = force != nullptr;
+  for (int i = 0; i < nc; ++i) {
+    // Row i of J once: A(i, i) and (J W f)_i, products in the order J·w·J and J·(w·f).
+    double a_ii = 0.0, jwf = 0.0;
+    const int end = row_start[i + 1];
+    if (with_rhs) {
+      for (int p = row_start[i]; p < end; ++p) {
+        const int k = column[p];
+        a_ii += j[p] * w[k] * j[p];
+        jwf += j[p] * (w[k] * force[k]);
+      }
+      rhs[i] = target[i] - jwf;
+    } else {
+      for (int p = row_start[i]; p < end; ++p) a_ii += j[p] * w[column[p]] * j[p];
+    }
+    values[diagonal_slot[i]] = a_ii;
+    a_diagonal[i] = a_ii;
+    // A(i, j > i): each written once, so nothing needs zeroing first.
+    for (int e = entry_start[i]; e < entry_start[i + 1]; ++e) {
+      double a_ij = 0.0;
+      for (int r = pair_start[e]; r < pair_start[e + 1]; ++r) a_ij += j[pairs[r].left] * w[column[pairs[r].left]] * j[pairs[r].right];
+      values[entry_target[e]] = a_ij;
+    }
+  }
+}
+
+void SparseConstraintSpace::assemble(ConstVectorRef weights, VectorRef diagonal) {
+  assembleRows(weights, nullptr, nullptr, diagonal, nullptr);
+}
+
+void SparseConstraintSpace::assembleSchur(ConstVectorRef weights, ConstVectorRef force, ConstVectorRef target,
+                                          VectorRef diagonal, VectorRef rhs) {
+  assembleRows(weights, force.data(), target.data(), diagonal, rhs.data());
+}
+
+void SparseConstraintSpace::accelerationsFromMultipliers(ConstVectorRef lambda, ConstVectorRef force,
+                                                         ConstVectorRef mass_diagonal, VectorRef qdd) const {
+  const double* j = J.valuePtr();
+  const double* l = lambda.data();
+  const double* f = force.data();
+  const double* m = mass_diagonal.data();
+  double* out = qdd.data();
+  const int* start = column_start_.data();
+  const ColumnEntry* entries = column_entries_.data();
+  for (int c = 0; c < nq; ++c) {
+    // The sum of Eigen's Jᵀλ scatter into a zeroed vector, in the same order (rows ascending).
+    double sum = 0.0;
+    for (int e = start[c]; e < start[c + 1]; ++e) sum += j[entries[e].position] * l[entries[e].row];
+    out[c] = (sum + f[c]) / m[c];
+  }
 }
 
 void SparseConstraintSpace::addToDiagonal(ConstVectorRef d) {

@@ -39,17 +39,13 @@ KktResult solveSchurSparse(const Stabilization& stabilization, const KktOptions&
     ws.qdd = ws.force.cwiseQuotient(ws.mass_diagonal);
     return acceptedSolve(1.0, false, -1, ws);
   }
-  ws.free_acceleration = ws.inverse_mass_diagonal.cwiseProduct(ws.force);
-  space.assemble(ws.inverse_mass_diagonal, ws.constraint_diagonal);
+  // A = J M⁻¹ Jᵀ and b = (−γ − stabilization) − J M⁻¹ f in one pass over J's rows (the dense
+  // form groups b as −(J M⁻¹ f + γ) − stabilization: the same up to round-off).
+  space.assembleSchur(ws.inverse_mass_diagonal, ws.force, ws.constraint_target, ws.constraint_diagonal, ws.schur_rhs);
   if (stabilization.kind == Stabilization::Kind::Soft) {
     softRegularization(stabilization, ws.phi, ws.constraint_diagonal, ws.regularization);
     space.addToDiagonal(ws.regularization);
   }
-  // The dense Schur form's right-hand side, in the same order of operations.
-  ws.schur_rhs.noalias() = space.J * ws.free_acceleration;
-  ws.schur_rhs += ws.gamma;
-  ws.schur_rhs = -ws.schur_rhs;
-  subtractStabilizationTerms(stabilization, ws.phi, ws.phi_dot, ws.schur_rhs);
 
   bool factorized = space.ldlt.factorize(true);
   double rcond = factorized ? space.ldlt.pivotRatio() : 0.0;
@@ -74,10 +70,8 @@ KktResult solveSchurSparse(const Stabilization& stabilization, const KktOptions&
   }
   ws.lambda = ws.schur_rhs;
   space.ldlt.solveInPlace(ws.lambda);
-  // q̈ = (f + Jᵀλ) / m, as the dense diagonal path computes it.
-  ws.qdd.noalias() = space.J.transpose() * ws.lambda;
-  ws.qdd += ws.force;
-  ws.qdd.array() /= ws.mass_diagonal.array();
+  // q̈ = (f + Jᵀλ) / m, as the dense diagonal path computes it, in one pass over J's columns.
+  space.accelerationsFromMultipliers(ws.lambda, ws.force, ws.mass_diagonal, ws.qdd);
   return acceptedSolve(rcond, regularized, -1, ws);
 }
 

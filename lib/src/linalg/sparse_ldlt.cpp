@@ -4,17 +4,35 @@
 #include <Eigen/SparseCore>
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <numeric>
 #include <string>
 
+#include "band_ldlt.hpp"
 #include "kktdae/core/checks.hpp"
 
 namespace kktdae {
 
-std::vector<int> SparseLdlt::analyze(int n, const std::vector<std::pair<int, int>>& upper_entries, bool reorder) {
+namespace {
+
+/// max |i − j| over the entries once each row is renumbered by `inverse` (original → new).
+int bandwidthUnder(const std::vector<std::pair<int, int>>& entries, const std::vector<int>& inverse) {
+  int width = 0;
+  for (const auto& [row, col] : entries) {
+    width = std::max(width, std::abs(inverse[static_cast<std::size_t>(row)] - inverse[static_cast<std::size_t>(col)]));
+  }
+  return width;
+}
+
+}  // namespace
+
+std::vector<int> SparseLdlt::analyze(int n, const std::vector<std::pair<int, int>>& upper_entries, bool reorder,
+                                     int max_bandwidth) {
   if (n < 0) throwInvalid("n", "must be ≥ 0, got " + std::to_string(n));
+  if (max_bandwidth < -1) throwInvalid("max_bandwidth", "must be ≥ −1, got " + std::to_string(max_bandwidth));
   n_ = n;
+  bandwidth_ = -1;
   std::vector<char> has_diagonal(static_cast<std::size_t>(n), 0);
   for (const auto& [row, col] : upper_entries) {
     if (row < 0 || col < 0 || row >= n || col >= n || row > col) {
@@ -29,10 +47,13 @@ std::vector<int> SparseLdlt::analyze(int n, const std::vector<std::pair<int, int
     }
   }
 
-  // Ordering: approximate minimum degree on the symmetric pattern.
+  // Ordering: the natural one when it is already a narrow band (no fill outside the band, and
+  // the band path needs no permutation), else approximate minimum degree on the symmetric pattern.
   permutation_.resize(static_cast<std::size_t>(n));
   std::iota(permutation_.begin(), permutation_.end(), 0);
-  if (reorder && n > 0) {
+  const int natural_bandwidth = bandwidthUnder(upper_entries, permutation_);
+  const bool natural_band = max_bandwidth >= 0 && natural_bandwidth <= max_bandwidth;
+  if (reorder && n > 0 && !natural_band) {
     Eigen::SparseMatrix<double, Eigen::ColMajor, int> pattern(n, n);
     std::vector<Eigen::Triplet<double, int>> triplets;
     triplets.reserve(2 * upper_entries.size());
@@ -49,6 +70,17 @@ std::vector<int> SparseLdlt::analyze(int n, const std::vector<std::pair<int, int
   }
   std::vector<int> inverse(static_cast<std::size_t>(n));
   for (int k = 0; k < n; ++k) inverse[static_cast<std::size_t>(permutation_[static_cast<std::size_t>(k)])] = k;
+  natural_order_ = true;
+  for (int k = 0; k < n; ++k) natural_order_ = natural_order_ && permutation_[static_cast<std::size_t>(k)] == k;
+  pivot_ratio_ = 0.0;
+  breakdown_index_ = -1;
+  if (max_bandwidth >= 0) {
+    const int width = natural_order_ ? natural_bandwidth : bandwidthUnder(upper_entries, inverse);
+    if (width <= max_bandwidth) {
+      bandwidth_ = width;
+      return analyzeBand(upper_entries, inverse);
+    }
+  }
 
   // The permuted upper triangle, compressed by column, rows sorted within a column.
   struct Entry {
@@ -106,12 +138,92 @@ std::vector<int> SparseLdlt::analyze(int n, const std::vector<std::pair<int, int
   reach_.assign(static_cast<std::size_t>(n), 0);
   y_ = Vector::Zero(n);
   permuted_ = Vector::Zero(n);
-  pivot_ratio_ = 0.0;
-  breakdown_index_ = -1;
   return position;
 }
 
+std::vector<int> SparseLdlt::analyzeBand(const std::vector<std::pair<int, int>>& upper_entries,
+                                         const std::vector<int>& inverse) {
+  const int b = bandwidth_;
+  const auto slots = static_cast<std::size_t>(n_) * static_cast<std::size_t>(b + 1);
+  // Row k of the lower band (= column k of the upper one) at k(b+1): A(k, k−b+t) in slot t.
+  std::vector<int> position(upper_entries.size());
+  std::vector<char> used(slots, 0);
+  for (std::size_t e = 0; e < upper_entries.size(); ++e) {
+    const int a = inverse[static_cast<std::size_t>(upper_entries[e].first)];
+    const int c = inverse[static_cast<std::size_t>(upper_entries[e].second)];
+    const int row = std::max(a, c), col = std::min(a, c);
+    const auto slot = static_cast<std::size_t>(row) * static_cast<std::size_t>(b + 1) + static_cast<std::size_t>(col - row + b);
+    if (used[slot]) {
+      throwInvalid("upper_entries", "entry (" + std::to_string(upper_entries[e].first) + ", " +
+                                        std::to_string(upper_entries[e].second) + ") appears twice");
+    }
+    used[slot] = 1;
+    position[e] = static_cast<int>(slot);
+  }
+  values_ = Vector::Zero(static_cast<Eigen::Index>(slots));
+  l_values_ = Vector::Zero(static_cast<Eigen::Index>(n_) * b);
+  d_ = Vector::Zero(n_);
+  y_ = Vector::Zero(std::max(b, 1));
+  permuted_ = Vector::Zero(natural_order_ ? 0 : n_);
+  // The general path's structures stay empty.
+  column_start_.clear();
+  row_index_.clear();
+  parent_.clear();
+  l_column_start_.clear();
+  l_rows_.clear();
+  l_column_fill_.clear();
+  flag_.clear();
+  reach_.clear();
+  return position;
+}
+
+long SparseLdlt::factorNonZeros() const {
+  if (bandwidth_ < 0) return static_cast<long>(l_rows_.size());
+  const long n = n_, b = std::min<long>(bandwidth_, n_);
+  return n * b - b * (b + 1) / 2;  // the band below the diagonal
+}
+
+bool SparseLdlt::factorizeBand(bool positive_definite) {
+  const int b = bandwidth_;
+  const detail::BandFactorization seen =
+      detail::bandFactorize(n_, b, values_.data(), l_values_.data(), d_.data(), y_.data(), positive_definite);
+  // The general path's rule: the first pivot with |d_k| ≤ n·eps·max(|A_kk|, scale), or not
+  // positive when asked, breaks down. The sweep stopped at a zero or non-positive pivot; a small
+  // one is found by comparing the sweep's extremes, and only then (rarely) located by a rescan.
+  const double eps = std::numeric_limits<double>::epsilon();
+  breakdown_index_ = -1;
+  if (seen.stopped == n_ && seen.smallest > static_cast<double>(n_) * eps * seen.scale) {
+    pivot_ratio_ = n_ == 0 ? 1.0 : seen.smallest / seen.largest;
+    return true;
+  }
+  double scale = 0.0;
+  const double* diagonal = values_.data() + b;
+  for (int k = 0; k < n_; ++k) scale = std::max(scale, std::abs(diagonal[static_cast<long>(k) * (b + 1)]));
+  const double threshold = static_cast<double>(n_) * eps * scale;
+  const int formed = std::min(seen.stopped + 1, n_);  // the stopping pivot was formed, and fails below
+  for (int k = 0; k < formed; ++k) {
+    const double dk = d_[k];
+    if (!(std::abs(dk) > threshold) || (positive_definite && !(dk > 0.0))) {
+      breakdown_index_ = permutation_[static_cast<std::size_t>(k)];
+      break;
+    }
+  }
+  pivot_ratio_ = 0.0;
+  return false;
+}
+
+void SparseLdlt::solveBandInPlace(Eigen::Ref<Vector> x) const {
+  if (natural_order_) {
+    detail::bandSolveInPlace(n_, bandwidth_, l_values_.data(), d_.data(), x.data());
+    return;
+  }
+  for (int k = 0; k < n_; ++k) permuted_[k] = x[permutation_[static_cast<std::size_t>(k)]];
+  detail::bandSolveInPlace(n_, bandwidth_, l_values_.data(), d_.data(), permuted_.data());
+  for (int k = 0; k < n_; ++k) x[permutation_[static_cast<std::size_t>(k)]] = permuted_[k];
+}
+
 bool SparseLdlt::factorize(bool positive_definite) {
+  if (bandwidth_ >= 0) return factorizeBand(positive_definite);
   const double eps = std::numeric_limits<double>::epsilon();
   double scale = 0.0;
   for (int k = 0; k < n_; ++k) scale = std::max(scale, std::abs(values_[column_start_[static_cast<std::size_t>(k) + 1] - 1]));
@@ -169,6 +281,10 @@ bool SparseLdlt::factorize(bool positive_definite) {
 }
 
 void SparseLdlt::solveInPlace(Eigen::Ref<Vector> x) const {
+  if (bandwidth_ >= 0) {
+    solveBandInPlace(x);
+    return;
+  }
   for (int k = 0; k < n_; ++k) permuted_[k] = x[permutation_[static_cast<std::size_t>(k)]];
   for (int j = 0; j < n_; ++j) {  // L y = b
     const double yj = permuted_[j];

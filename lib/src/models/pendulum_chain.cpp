@@ -91,16 +91,19 @@ void PendulumChain::constraintJacobian(ConstVectorRef q, double, MatrixRef J) co
 }
 
 void PendulumChain::constraintJacobianPattern(IndexVectorRef rows, IndexVectorRef cols) const {
+  // Row by row, columns ascending: the order of J's compressed storage, so the sparse path lets
+  // constraintJacobianValues() write that storage in place instead of copying it there.
   int entry = 0;
   for (int k = 0; k < links(); ++k) {
+    if (k > 0) {
+      for (int axis = 0; axis < 3; ++axis, ++entry) {  // −dᵀ on mass k − 1
+        rows[entry] = k;
+        cols[entry] = 3 * k - 3 + axis;
+      }
+    }
     for (int axis = 0; axis < 3; ++axis, ++entry) {  // +dᵀ on mass k
       rows[entry] = k;
       cols[entry] = 3 * k + axis;
-    }
-    if (k == 0) continue;
-    for (int axis = 0; axis < 3; ++axis, ++entry) {  // −dᵀ on mass k − 1
-      rows[entry] = k;
-      cols[entry] = 3 * k - 3 + axis;
     }
   }
 }
@@ -109,8 +112,8 @@ void PendulumChain::constraintJacobianValues(ConstVectorRef q, double, VectorRef
   values.head<3>() = q.segment<3>(0) - params_.pivot;
   for (int k = 1; k < links(); ++k) {
     const Eigen::Vector3d d = q.segment<3>(3 * k) - q.segment<3>(3 * k - 3);
-    values.segment<3>(6 * k - 3) = d;
-    values.segment<3>(6 * k) = -d;
+    values.segment<3>(6 * k - 3) = -d;
+    values.segment<3>(6 * k) = d;
   }
 }
 

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "kktdae/linalg/sparse_ldlt.hpp"
+#include "support/sparse_ldlt_load.hpp"
 
 using namespace kktdae;
 using Catch::Contains;
@@ -24,21 +25,8 @@ Matrix randomSymmetricSparse(int n, double density, std::mt19937_64& rng) {
   return A;
 }
 
-/// Loads the upper triangle's non-zeros (and every diagonal) of A into an analyzed SparseLdlt.
-void load(SparseLdlt& ldlt, const Matrix& A, bool reorder) {
-  std::vector<std::pair<int, int>> entries;
-  std::vector<double> values;
-  for (int j = 0; j < A.cols(); ++j) {
-    for (int i = 0; i <= j; ++i) {
-      if (i == j || A(i, j) != 0.0) {
-        entries.emplace_back(i, j);
-        values.push_back(A(i, j));
-      }
-    }
-  }
-  const std::vector<int> position = ldlt.analyze(static_cast<int>(A.rows()), entries, reorder);
-  for (std::size_t e = 0; e < entries.size(); ++e) ldlt.values()[position[e]] = values[e];
-}
+/// Loads A into an analyzed SparseLdlt (the general path or, for a narrow band, the band path).
+void load(SparseLdlt& ldlt, const Matrix& A, bool reorder) { test::loadUpperTriangle(ldlt, A, reorder); }
 
 }  // namespace
 

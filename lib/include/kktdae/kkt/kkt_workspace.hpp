@@ -71,7 +71,7 @@ struct KktWorkspace {
   // --- Schur form ---------------------------------------------------------------------
   Eigen::LLT<Matrix> mass_llt;  ///< general M
   Matrix inverse_mass_jt;       ///< M⁻¹ Jᵀ, nq×nc
-  Vector free_acceleration;     ///< M⁻¹ f, nq
+  Vector free_acceleration;     ///< M⁻¹ f, nq (dense path; the sparse Schur solve sums J M⁻¹ f without it)
   Matrix schur;                 ///< J M⁻¹ Jᵀ, nc×nc
   Vector schur_rhs;             ///< nc
   Eigen::LLT<Matrix> schur_llt;

@@ -22,7 +22,10 @@ struct SparseConstraintSpace {
 
   int nq = 0, nc = 0;
   SparseRowMatrix J;        ///< nc×nq, the model's pattern; values from evaluateJacobian()
-  Vector model_values;      ///< J's values in the model's order (jacobianNonZeros())
+  /// J's values in the model's order (jacobianNonZeros()), copied into J's storage; empty when
+  /// the model's order is the storage order (rows ascending, columns ascending within a row),
+  /// and the model then writes J's values in place.
+  Vector model_values;
   std::vector<int> storage_position;  ///< model order → index into J.valuePtr()
   SparseLdlt ldlt;          ///< of A (+ diagonal terms), sized nc
 
@@ -31,19 +34,43 @@ struct SparseConstraintSpace {
   /// Writes A = J diag(weights) Jᵀ into ldlt.values() and its diagonal into `diagonal` (nc).
   /// Sizes: weights nq. Allocates nothing.
   void assemble(ConstVectorRef weights, VectorRef diagonal);
+  /// The Schur form's system in one pass over J's rows: A = J W Jᵀ into ldlt.values(), its
+  /// diagonal into `diagonal`, and rhs = target − J W f (W = diag(weights)): with q̈ = W(f + Jᵀλ)
+  /// and J q̈ = target, A λ = rhs. Sizes: weights, force nq; target, diagonal, rhs nc. Allocates
+  /// nothing.
+  void assembleSchur(ConstVectorRef weights, ConstVectorRef force, ConstVectorRef target, VectorRef diagonal,
+                     VectorRef rhs);
+  /// q̈ = (f + Jᵀλ) / m in one pass over J's columns (no zeroed scatter target, no separate
+  /// passes for + f and / m). Sizes: lambda nc; force, mass_diagonal, qdd nq. Allocates nothing.
+  void accelerationsFromMultipliers(ConstVectorRef lambda, ConstVectorRef force, ConstVectorRef mass_diagonal,
+                                    VectorRef qdd) const;
   /// Adds d (nc) to A's diagonal in ldlt.values().
   void addToDiagonal(ConstVectorRef d);
   /// Adds the same value to every diagonal entry of A in ldlt.values().
   void addToDiagonal(double value);
 
  private:
-  /// One term J(i, k) w_k J(j, k) of A(i, j): positions in J.valuePtr(), the column k, and the
-  /// target in ldlt.values().
-  struct Term {
-    int target, left, right, column;
+  /// A = J W Jᵀ row by row; with `force` non-null also rhs = target − J W f.
+  void assembleRows(ConstVectorRef weights, const double* force, const double* target, VectorRef diagonal,
+                    double* rhs);
+
+  /// A's entries above the diagonal, grouped by their row i of A (row_entry_start_, nc + 1):
+  /// each names its slot in ldlt.values() and its range of pairs in pairs_ (pair_start_,
+  /// entries + 1). A pair is the two storage positions in J.valuePtr() of J(i, k) and J(j, k)
+  /// for a column k the rows share: A(i, j) = Σ over its pairs J(i, k) w_k J(j, k).
+  struct Pair {
+    int left, right;
   };
-  std::vector<Term> terms_;
+  std::vector<int> row_entry_start_, entry_target_, pair_start_;
+  std::vector<Pair> pairs_;
   std::vector<int> diagonal_position_;  ///< row i → ldlt.values() index of A(i, i)
+  /// J by columns for Jᵀλ: column c's entries (storage position, row), rows ascending.
+  struct ColumnEntry {
+    int position, row;
+  };
+  std::vector<int> column_start_;
+  std::vector<ColumnEntry> column_entries_;
+  bool in_place_ = false;  ///< the model writes J's storage directly (model order = storage order)
 };
 
 }  // namespace kktdae

@@ -17,17 +17,33 @@ namespace kktdae {
 /// factorize. Eigen's SimplicialLDLT permutes a copy of A on every factorize() (an allocation
 /// per step); here the permutation is folded into the value positions handed out by analyze(),
 /// so callers write A's values straight into the permuted storage.
+///
+/// A banded pattern takes a band path instead (docs/sparse-path.md, "Banded patterns"): when
+/// the natural order has bandwidth ≤ max_bandwidth (a chain's J M⁻¹ Jᵀ is tridiagonal), or the
+/// fill-reducing order has, the values are kept in band storage and factorized and solved in
+/// band sweeps — no elimination tree, no scatter — with the same pivots and the same failure
+/// rules as the general path.
 class SparseLdlt {
  public:
+  /// The default largest bandwidth analyze() factorizes as a band: band storage costs up to
+  /// b + 1 values per row and the factorization O(b²) per row whatever the pattern inside the
+  /// band, which beats the general elimination's bookkeeping for small b.
+  static constexpr int kDefaultMaxBandwidth = 8;
+
   /// Analyzes the pattern of an n×n symmetric matrix given by its upper-triangle entries
   /// (row ≤ col; every diagonal entry must be present, each entry once). Returns, for each
   /// entry in order, the index of values() that holds it. `reorder` false keeps the natural
-  /// order (tests; banded matrices). Throws std::invalid_argument for an entry out of range or
-  /// below the diagonal, a missing diagonal or a duplicate. Allocates (call once).
-  std::vector<int> analyze(int n, const std::vector<std::pair<int, int>>& upper_entries, bool reorder = true);
+  /// order (tests; banded matrices). `max_bandwidth` ≥ 0 is the largest bandwidth taken by the
+  /// band path (natural order first, then the fill-reducing one); −1 always takes the general
+  /// path. Throws std::invalid_argument for an entry out of range or below the diagonal, a
+  /// missing diagonal, a duplicate, or max_bandwidth < −1. Allocates (call once).
+  std::vector<int> analyze(int n, const std::vector<std::pair<int, int>>& upper_entries, bool reorder = true,
+                           int max_bandwidth = kDefaultMaxBandwidth);
 
   /// The permuted upper triangle's values: write A's entries here at the indices analyze()
-  /// returned (the others are not used). Size: the number of entries.
+  /// returned. The other slots hold zeros (analyze() sets them; they must stay zero: on the band
+  /// path they are the band's structural zeros). Size: at least the number of entries (n(b+1)
+  /// on the band path).
   Vector& values() { return values_; }
   const Vector& values() const { return values_; }
 
@@ -46,12 +62,23 @@ class SparseLdlt {
   /// The original row whose pivot broke down in the last failed factorize(); −1 otherwise.
   int breakdownIndex() const { return breakdown_index_; }
   /// Non-zeros of L (below the diagonal): the fill the ordering left.
-  long factorNonZeros() const { return static_cast<long>(l_rows_.size()); }
+  long factorNonZeros() const;
+  /// The bandwidth b of the band path analyze() chose (0 for a diagonal matrix), or −1 for the
+  /// general path.
+  int bandwidth() const { return bandwidth_; }
   int size() const { return n_; }
   const std::vector<int>& permutation() const { return permutation_; }  ///< new index → original
 
  private:
+  /// The band path's factorization and solve (bandwidth_ ≥ 0).
+  bool factorizeBand(bool positive_definite);
+  void solveBandInPlace(Eigen::Ref<Vector> x) const;
+  /// Fills the band path's storage after the ordering was chosen; returns the value positions.
+  std::vector<int> analyzeBand(const std::vector<std::pair<int, int>>& upper_entries, const std::vector<int>& inverse);
+
   int n_ = 0;
+  int bandwidth_ = -1;                    // ≥ 0: band path (values_ and l_values_ in band storage)
+  bool natural_order_ = true;             // permutation_ is the identity
   std::vector<int> permutation_;          // new → original
   std::vector<int> column_start_;         // permuted upper triangle, compressed by column
   std::vector<int> row_index_;
