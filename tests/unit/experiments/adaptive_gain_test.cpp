@@ -42,16 +42,26 @@ TEST_CASE("path digits: each coordinate scaled by its own largest reference valu
   CHECK_THROWS_WITH(pathDigits(path, reference), Contains("outputs"));
 }
 
-TEST_CASE("adaptive gain scan: on the double pendulum feedback beats none, and omega = Omega falls in the band of "
-          "near-best gains",
-          "[experiments][errdyn]") {
-  const PendulumChain chain(PendulumChainParams::uniform(2));
+namespace {
+
+/// The scans' problem: the double pendulum from tilt 0.3 over 2 s, with its ida_ggl reference path.
+AdaptiveGainProblem doublePendulumProblem(const PendulumChain& chain, long outputs) {
   AdaptiveGainProblem problem;
   problem.name = "chain2";
   problem.system = &chain;
   problem.start = chain.initialState(0.3);
   problem.t_end = 2.0;
-  problem.reference_path = adaptiveGainReferencePath(chain, problem.start, problem.t_end, 50);
+  problem.reference_path = adaptiveGainReferencePath(chain, problem.start, problem.t_end, outputs);
+  return problem;
+}
+
+}  // namespace
+
+TEST_CASE("adaptive gain scan: on the double pendulum feedback beats none, and omega = Omega falls in the band of "
+          "near-best gains",
+          "[experiments][errdyn]") {
+  const PendulumChain chain(PendulumChainParams::uniform(2));
+  const AdaptiveGainProblem problem = doublePendulumProblem(chain, 50);
   REQUIRE(problem.reference_path.size() == 50);
   AdaptiveGainOptions options;
   options.integrators = {Integrator::CvodeBdf};
@@ -93,12 +103,7 @@ TEST_CASE("adaptive gain scan: on the double pendulum feedback beats none, and o
 TEST_CASE("adaptive gain scan: a set interrupt ends every run at its first step, each scored as failed",
           "[experiments][errdyn]") {
   const PendulumChain chain(PendulumChainParams::uniform(2));
-  AdaptiveGainProblem problem;
-  problem.name = "chain2";
-  problem.system = &chain;
-  problem.start = chain.initialState(0.3);
-  problem.t_end = 2.0;
-  problem.reference_path = adaptiveGainReferencePath(chain, problem.start, problem.t_end, 20);
+  const AdaptiveGainProblem problem = doublePendulumProblem(chain, 20);
   AdaptiveGainOptions options;
   options.integrators = {Integrator::CvodeBdf, Integrator::IdaIndex1};
   options.tolerances = {1e-10};
