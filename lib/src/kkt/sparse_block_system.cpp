@@ -73,13 +73,13 @@ void SparseBlockSystem::assemble(ConstVectorRef mass_diagonal, const SparseRowMa
 }
 
 bool SparseBlockSystem::factorize() {
-  detail::KluLu& lu = *klu_->lu;
-  const bool ok = lu.factorize(column_start_.data(), row_index_.data(), values_.data());
-  pivot_ratio_ = lu.pivotRatio();
-  singular_column_ = lu.singularColumn();
-  full_factorizations_ = lu.fullFactorizations();
-  return ok;
+  return klu_->lu->factorize(column_start_.data(), row_index_.data(), values_.data());
 }
+
+// The wrapper keeps the factorization's report; these read it rather than a copy of it.
+double SparseBlockSystem::pivotRatio() const { return klu_->lu->pivotRatio(); }
+long SparseBlockSystem::singularColumn() const { return klu_->lu->singularColumn(); }
+long SparseBlockSystem::fullFactorizations() const { return klu_->lu->fullFactorizations(); }
 
 void SparseBlockSystem::solveInPlace(Eigen::Ref<Vector> x) { klu_->lu->solveInPlace(x.data()); }
 

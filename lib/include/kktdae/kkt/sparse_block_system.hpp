@@ -32,13 +32,13 @@ class SparseBlockSystem {
   /// LU of the assembled values. False when K is singular (singularColumn() says where).
   bool factorize();
   /// KLU's crude reciprocal condition, min |U_kk| / max |U_kk|, of the last factorization.
-  double pivotRatio() const { return pivot_ratio_; }
+  double pivotRatio() const;
   /// On failure: the column of K whose pivot vanished (nq + i is constraint i); −1 otherwise.
-  long singularColumn() const { return singular_column_; }
+  long singularColumn() const;
   /// x ← K⁻¹ x (size nq + nc). Allocates nothing.
   void solveInPlace(Eigen::Ref<Vector> x);
   /// Pivoting factorizations so far (the first, plus every fallback from a refactorization).
-  long fullFactorizations() const { return full_factorizations_; }
+  long fullFactorizations() const;
 
   int nq = 0, nc = 0;
   Vector rhs, solution;  ///< size nq + nc, for the caller
@@ -50,10 +50,6 @@ class SparseBlockSystem {
   Vector values_;
   std::vector<long> mass_position_, corner_position_;
   std::vector<long> jacobian_position_, jacobian_transpose_position_;  ///< per J storage entry
-  double pivot_ratio_ = 0.0;
-  double pivot_ratio_at_full_ = 0.0;
-  long singular_column_ = -1;
-  long full_factorizations_ = 0;
 };
 
 }  // namespace kktdae
