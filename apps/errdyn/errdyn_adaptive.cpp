@@ -66,19 +66,25 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, int threads, std::vector<std:
   // adaptive_gains.csv steps column) and is far off the best; the cap keeps the stiff end of the
   // grid (cvode_adams at large omega) from costing minutes.
   options.max_steps = 20000;
+  // Past 1e4 only where the top run's work is still within 10x of no feedback (ida_index1 on
+  // Andrews' squeezer and the car axis): its best can lie there, and the work's rise ends it.
+  options.extend_max_omega = 1e6;
+  options.extend_work_factor = 10.0;
   options.parallel.threads = threads;
   options.interrupt = interruptFlag();
 
-  std::string runs_csv = "model,integrator,tolerance,omega,status,scd,end_scd,work,steps,efficiency\n";
+  std::string runs_csv =
+      "model,integrator,tolerance,omega,status,scd,end_scd,work,steps,efficiency,error_test_failures,"
+      "convergence_failures,linear_solver_setups,max_phi\n";
   std::string best_csv =
       "model,integrator,tolerance,unstabilized_scd,unstabilized_work,unstabilized_mean_step,motion_rate,best_omega,"
       "smoothed_best_omega,band_low,band_high,best_scd,best_work,recommended_omega,ratio,side,outside_factor,"
-      "efficiency_loss\n";
+      "efficiency_loss,grid_top\n";
   nlohmann::json table = nlohmann::json::array();
   char line[320];
-  std::snprintf(line, sizeof line, "%-8s %-11s %6s %7s %7s %9s %7s %8s %8s %8s %8s %6s %7s %9s %6s %5s %5s", "model",
+  std::snprintf(line, sizeof line, "%-8s %-11s %6s %7s %7s %9s %7s %8s %8s %8s %8s %6s %7s %9s %6s %5s %5s %8s", "model",
                 "integrator", "tol", "scd(0)", "work(0)", "h_mean(0)", "Omega", "raw best", "smooth", "band lo",
-                "band hi", "scd", "work", "recommend", "ratio", "out", "loss");
+                "band hi", "scd", "work", "recommend", "ratio", "out", "loss", "top");
   lines.push_back(line);
   for (const OwnedProblem& owned : problems) {
     if (interrupted()) break;
@@ -88,7 +94,10 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, int threads, std::vector<std:
       runs_csv += owned.problem.name + "," + std::string(toString(run.integrator)) + "," + shortest(run.tolerance) +
                   "," + shortest(run.omega) + "," + std::string(toString(run.summary.status)) + "," +
                   shortest(run.scd) + "," + shortest(run.end_scd) + "," + std::to_string(run.work) + "," +
-                  std::to_string(run.summary.steps) + "," + shortest(run.efficiency) + "\n";
+                  std::to_string(run.summary.steps) + "," + shortest(run.efficiency) + "," +
+                  std::to_string(run.summary.error_test_failures) + "," +
+                  std::to_string(run.summary.convergence_failures) + "," +
+                  std::to_string(run.summary.linear_solver_setups) + "," + shortest(run.summary.max_phi_inf) + "\n";
     }
     for (const AdaptiveGainBest& best : scan.best) {
       // What a user gets: the recommendation from one measuring run at this tolerance.
@@ -107,9 +116,7 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, int threads, std::vector<std:
           nearest = j;
         }
       }
-      const std::size_t per_scan = best.omegas.size() + 1;
-      const std::size_t scan_index = static_cast<std::size_t>(&best - scan.best.data());
-      const AdaptiveGainRun& at_best = scan.runs[scan_index * per_scan + 1 + nearest];
+      const AdaptiveGainRun& at_best = scan.runs[best.first_run + 1 + nearest];
       best_csv += owned.problem.name + "," + std::string(toString(best.integrator)) + "," + shortest(best.tolerance) +
                   "," + shortest(best.unstabilized.scd) + "," + std::to_string(best.unstabilized.work) + "," +
                   shortest(best.unstabilized_mean_step) + "," + shortest(recommended.time_scale.motion_rate) + "," +
@@ -117,15 +124,15 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, int threads, std::vector<std:
                   shortest(best.band_low) + "," + shortest(best.band_high) + "," + shortest(at_best.scd) + "," +
                   std::to_string(at_best.work) + "," + shortest(omega) + "," + shortest(place.ratio) + "," +
                   std::to_string(place.side) + "," + shortest(place.outside_factor) + "," +
-                  shortest(place.loss) + "\n";
+                  shortest(place.loss) + "," + shortest(best.omegas.back()) + "\n";
       std::snprintf(line, sizeof line,
                     "%-8s %-11s %6.0e %7.2f %7ld %9.2e %7.3g %8.3g %8.3g %8.3g %8.3g %6.2f %7ld %9.3g %6.2f %5.2f "
-                    "%5.2f",
+                    "%5.2f %8.3g",
                     owned.problem.name.c_str(), std::string(toString(best.integrator)).c_str(), best.tolerance,
                     best.unstabilized.scd, best.unstabilized.work, best.unstabilized_mean_step,
                     recommended.time_scale.motion_rate, best.best_omega, best.smoothed_best_omega, best.band_low,
                     best.band_high, at_best.scd, at_best.work, omega, place.ratio,
-                    place.side == 0 ? 1.0 : place.side * place.outside_factor, place.loss);
+                    place.side == 0 ? 1.0 : place.side * place.outside_factor, place.loss, best.omegas.back());
       lines.push_back(line);
       table.push_back({{"model", owned.problem.name}, {"integrator", toString(best.integrator)},
                        {"tolerance", best.tolerance}, {"unstabilized_scd", metricNumber(best.unstabilized.scd)},
@@ -136,7 +143,7 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, int threads, std::vector<std:
                        {"band_high", best.band_high}, {"best_scd", metricNumber(at_best.scd)},
                        {"best_work", at_best.work}, {"recommended_omega", omega}, {"ratio", place.ratio},
                        {"side", place.side}, {"outside_factor", place.outside_factor},
-                       {"efficiency_loss", metricNumber(place.loss)},
+                       {"efficiency_loss", metricNumber(place.loss)}, {"grid_top", best.omegas.back()},
                        {"reasoning", recommended.recommendation.reasoning}});
     }
   }

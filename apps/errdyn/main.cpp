@@ -278,7 +278,8 @@ int run(const Flags& flags) {
   if (flags.adaptive && !interrupted()) {
     std::printf("\nBaumgarte gains of the adaptive integrators (rtol = atol; scd over 100 outputs vs ida_ggl 1e-12;\n"
                 "work = model calls; smoothed best and band (within 0.1 digits) of scd - log10(work) over\n"
-                "omega = 10^(k/8), 0.1 .. 1e4; out = factor outside the band, - below, + above, 1 inside)\n");
+                "omega = 10^(k/8), 0.1 .. 1e4, on to 1e6 while the top run's work stays below 10x that of omega = 0;\n"
+                "top = the grid's last omega; out = factor outside the band, - below, + above, 1 inside)\n");
     std::vector<std::string> lines;
     document["adaptive"] = runAdaptiveGains(dir, flags.threads, lines);
     for (const std::string& line : lines) std::printf("  %s\n", line.c_str());

@@ -198,6 +198,13 @@ void AdaptiveGainOptions::validate() const {
   for (std::size_t i = 1; i < omegas.size(); ++i) {
     if (!(omegas[i] > omegas[i - 1])) throwInvalid("omegas", "must be ascending (the smoothing averages neighbours)");
   }
+  requireNonNegative("extend_max_omega", extend_max_omega);
+  if (extend_max_omega > 0.0 && omegas.size() < 2) {
+    throwInvalid("omegas", "needs at least two gains to extend the grid by its own ratio (extend_max_omega > 0)");
+  }
+  if (!(extend_work_factor > 1.0)) {
+    throwInvalid("extend_work_factor", "must be > 1, got " + formatDouble(extend_work_factor));
+  }
   requireNonNegative("zeta", zeta);
   if (max_steps < 1) throwInvalid("max_steps", "must be >= 1, got " + std::to_string(max_steps));
   if (smoothing_half_width < 0) {
@@ -208,111 +215,182 @@ void AdaptiveGainOptions::validate() const {
   parallel.validate();
 }
 
+namespace {
+
+/// What every run of one scan shares: the problem's scored coordinates and end state.
+struct ScanContext {
+  const AdaptiveGainProblem* problem = nullptr;
+  const AdaptiveGainOptions* options = nullptr;
+  Eigen::Index components = 0;
+  long outputs = 0;
+  Vector end_reference;
+  std::vector<Eigen::Index> end_kept;  ///< end-state coordinates that are not 0
+};
+
+AdaptiveGainRun runOne(const ScanContext& c, Integrator integrator, double tolerance, double omega) {
+  const AdaptiveGainProblem& problem = *c.problem;
+  const AdaptiveGainOptions& options = *c.options;
+  AdaptiveGainRun run;
+  run.integrator = integrator;
+  run.tolerance = tolerance;
+  run.omega = omega;
+  SimulationOptions sim = pathOptions(run.integrator, problem.start.t, problem.t_end, c.outputs, run.tolerance,
+                                      options.max_steps);
+  sim.kkt = options.kkt;
+  sim.interrupt = options.interrupt;
+  sim.stabilization =
+      run.omega > 0.0 ? Stabilization::fromDampingRatio(options.zeta, run.omega) : Stabilization::none();
+  const Path path = runPath(*problem.system, problem.start, sim, c.components);
+  run.summary = path.summary;
+  run.work = path.summary.rhs_evaluations + path.summary.newton_model_evaluations;
+  bool finite = static_cast<long>(path.q.size()) == c.outputs;
+  for (const Vector& q : path.q) finite = finite && q.allFinite();
+  run.reached_end = path.summary.ok() && finite &&
+                    std::abs(path.t - problem.t_end) <= 1e-12 * std::max(1.0, std::abs(problem.t_end));
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  run.scd = run.reached_end ? pathDigits(path.q, problem.reference_path) : nan;
+  if (run.reached_end && !c.end_kept.empty()) {
+    Vector y(static_cast<Eigen::Index>(c.end_kept.size())), ref(y.size());
+    for (std::size_t j = 0; j < c.end_kept.size(); ++j) {
+      y[static_cast<Eigen::Index>(j)] = path.q.back()[c.end_kept[j]];
+      ref[static_cast<Eigen::Index>(j)] = c.end_reference[c.end_kept[j]];
+    }
+    run.end_scd = significantCorrectDigits(y, ref);
+  } else {
+    run.end_scd = nan;
+  }
+  run.efficiency = run.reached_end ? run.scd - std::log10(static_cast<double>(std::max(1L, run.work)))
+                                   : -std::numeric_limits<double>::infinity();
+  spdlog::debug("adaptive gain {} {} tol {:g} omega {:g}: scd {:.3f} work {}", problem.name, toString(run.integrator),
+                run.tolerance, run.omega, run.scd, run.work);
+  return run;
+}
+
+/// Whether a scan's grid goes on above its top: the top run reached the end at less than
+/// extend_work_factor times the unstabilized run's work, and the next point is within the limit.
+bool wantsExtension(const std::vector<AdaptiveGainRun>& runs, double next, const AdaptiveGainOptions& options) {
+  const AdaptiveGainRun& top = runs.back();
+  return next <= options.extend_max_omega * (1.0 + 1e-12) && top.reached_end &&
+         static_cast<double>(top.work) < options.extend_work_factor * static_cast<double>(runs.front().work);
+}
+
+/// The best of one scan: `runs` holds ω = 0 first, then the grid's gains in ascending order.
+AdaptiveGainBest bestOf(const AdaptiveGainProblem& problem, const AdaptiveGainOptions& options,
+                        const std::vector<AdaptiveGainRun>& runs) {
+  AdaptiveGainBest best;
+  const AdaptiveGainRun& first = runs.front();
+  best.integrator = first.integrator;
+  best.tolerance = first.tolerance;
+  best.unstabilized = first;
+  best.unstabilized_mean_step =
+      first.summary.steps > 0 ? (problem.t_end - problem.start.t) / static_cast<double>(first.summary.steps) : 0.0;
+  double top = -std::numeric_limits<double>::infinity();
+  for (std::size_t j = 1; j < runs.size(); ++j) {
+    const AdaptiveGainRun& run = runs[j];
+    if (run.efficiency > top || (run.efficiency == top && run.omega < best.best_omega)) {
+      top = run.efficiency;
+      best.best_omega = run.omega;
+      best.best = run;
+    }
+  }
+  best.near_best_low = std::numeric_limits<double>::infinity();
+  for (std::size_t j = 1; j < runs.size(); ++j) {
+    const AdaptiveGainRun& run = runs[j];
+    if (std::isfinite(top) && run.efficiency >= top - 0.1) {
+      best.near_best_low = std::min(best.near_best_low, run.omega);
+      best.near_best_high = std::max(best.near_best_high, run.omega);
+    }
+  }
+  if (!std::isfinite(top)) best.near_best_low = 0.0;
+  const std::size_t n = runs.size() - 1;
+  for (std::size_t j = 1; j < runs.size(); ++j) best.omegas.push_back(runs[j].omega);
+  best.smoothed_best_efficiency = -std::numeric_limits<double>::infinity();
+  std::size_t top_index = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    const auto [lo, hi] = window(j, n, static_cast<std::size_t>(options.smoothing_half_width));
+    double sum = 0.0;
+    for (std::size_t i = lo; i <= hi; ++i) sum += runs[1 + i].efficiency;
+    const double mean = sum / static_cast<double>(hi - lo + 1);
+    best.smoothed_efficiency.push_back(mean);
+    if (mean > best.smoothed_best_efficiency) {
+      best.smoothed_best_efficiency = mean;
+      best.smoothed_best_omega = runs[1 + j].omega;
+      top_index = j;
+    }
+  }
+  if (std::isfinite(best.smoothed_best_efficiency)) {
+    const double floor = best.smoothed_best_efficiency - options.band_tolerance;
+    std::size_t lo = top_index, hi = top_index;
+    while (lo > 0 && best.smoothed_efficiency[lo - 1] >= floor) --lo;
+    while (hi + 1 < n && best.smoothed_efficiency[hi + 1] >= floor) ++hi;
+    best.band_low = best.omegas[lo];
+    best.band_high = best.omegas[hi];
+  }
+  return best;
+}
+
+}  // namespace
+
 AdaptiveGainScan scanAdaptiveGains(const AdaptiveGainProblem& problem, const AdaptiveGainOptions& options) {
   validateProblem(problem);
   options.validate();
   const std::size_t per_scan = options.omegas.size() + 1;
   const std::size_t scans = options.integrators.size() * options.tolerances.size();
-  const Eigen::Index k = problem.reference_path[0].size();
-  const long outputs = static_cast<long>(problem.reference_path.size());
-  Vector end_reference = problem.reference_path.back();
-  std::vector<Eigen::Index> end_kept;
-  for (Eigen::Index i = 0; i < k; ++i) {
-    if (end_reference[i] != 0.0) end_kept.push_back(i);
+  ScanContext context;
+  context.problem = &problem;
+  context.options = &options;
+  context.components = problem.reference_path[0].size();
+  context.outputs = static_cast<long>(problem.reference_path.size());
+  context.end_reference = problem.reference_path.back();
+  for (Eigen::Index i = 0; i < context.components; ++i) {
+    if (context.end_reference[i] != 0.0) context.end_kept.push_back(i);
+  }
+  auto integratorOf = [&](std::size_t s) { return options.integrators[s / options.tolerances.size()]; };
+  auto toleranceOf = [&](std::size_t s) { return options.tolerances[s % options.tolerances.size()]; };
+
+  const std::vector<AdaptiveGainRun> grid_runs = sweep(
+      scans * per_scan,
+      [&](std::size_t i) {
+        const std::size_t s = i / per_scan;
+        return runOne(context, integratorOf(s), toleranceOf(s), i % per_scan == 0 ? 0.0 : options.omegas[i % per_scan - 1]);
+      },
+      options.parallel);
+  std::vector<std::vector<AdaptiveGainRun>> per(scans);
+  for (std::size_t s = 0; s < scans; ++s) {
+    per[s].assign(grid_runs.begin() + static_cast<std::ptrdiff_t>(s * per_scan),
+                  grid_runs.begin() + static_cast<std::ptrdiff_t>((s + 1) * per_scan));
+  }
+
+  // The grid goes on above its top, two of its own steps per round (a fixed batch, so the
+  // result does not depend on the thread count), until the work passes the factor: where the
+  // best lies at the top, the claim is then measured rather than read at the grid's end.
+  if (options.extend_max_omega > 0.0) {
+    const double ratio = options.omegas.back() / options.omegas[options.omegas.size() - 2];
+    constexpr int kBatch = 2;
+    while (true) {
+      std::vector<std::pair<std::size_t, double>> jobs;
+      for (std::size_t s = 0; s < scans; ++s) {
+        double next = per[s].back().omega * ratio;
+        if (!wantsExtension(per[s], next, options)) continue;
+        for (int b = 0; b < kBatch && next <= options.extend_max_omega * (1.0 + 1e-12); ++b, next *= ratio) {
+          jobs.emplace_back(s, next);
+        }
+      }
+      if (jobs.empty()) break;
+      const std::vector<AdaptiveGainRun> extra = sweep(
+          jobs.size(),
+          [&](std::size_t j) { return runOne(context, integratorOf(jobs[j].first), toleranceOf(jobs[j].first), jobs[j].second); },
+          options.parallel);
+      for (std::size_t j = 0; j < jobs.size(); ++j) per[jobs[j].first].push_back(extra[j]);
+    }
   }
 
   AdaptiveGainScan scan;
-  scan.runs = sweep(
-      scans * per_scan,
-      [&](std::size_t i) {
-        AdaptiveGainRun run;
-        run.integrator = options.integrators[i / per_scan / options.tolerances.size()];
-        run.tolerance = options.tolerances[(i / per_scan) % options.tolerances.size()];
-        run.omega = i % per_scan == 0 ? 0.0 : options.omegas[i % per_scan - 1];
-        SimulationOptions sim = pathOptions(run.integrator, problem.start.t, problem.t_end, outputs, run.tolerance,
-                                            options.max_steps);
-        sim.kkt = options.kkt;
-        sim.interrupt = options.interrupt;
-        sim.stabilization = run.omega > 0.0 ? Stabilization::fromDampingRatio(options.zeta, run.omega)
-                                            : Stabilization::none();
-        const Path path = runPath(*problem.system, problem.start, sim, k);
-        run.summary = path.summary;
-        run.work = path.summary.rhs_evaluations + path.summary.newton_model_evaluations;
-        bool finite = static_cast<long>(path.q.size()) == outputs;
-        for (const Vector& q : path.q) finite = finite && q.allFinite();
-        run.reached_end = path.summary.ok() && finite &&
-                          std::abs(path.t - problem.t_end) <= 1e-12 * std::max(1.0, std::abs(problem.t_end));
-        const double nan = std::numeric_limits<double>::quiet_NaN();
-        run.scd = run.reached_end ? pathDigits(path.q, problem.reference_path) : nan;
-        if (run.reached_end && !end_kept.empty()) {
-          Vector y(static_cast<Eigen::Index>(end_kept.size())), ref(y.size());
-          for (std::size_t j = 0; j < end_kept.size(); ++j) {
-            y[static_cast<Eigen::Index>(j)] = path.q.back()[end_kept[j]];
-            ref[static_cast<Eigen::Index>(j)] = end_reference[end_kept[j]];
-          }
-          run.end_scd = significantCorrectDigits(y, ref);
-        } else {
-          run.end_scd = nan;
-        }
-        run.efficiency = run.reached_end ? run.scd - std::log10(static_cast<double>(std::max(1L, run.work)))
-                                         : -std::numeric_limits<double>::infinity();
-        spdlog::debug("adaptive gain {} {} tol {:g} omega {:g}: scd {:.3f} work {}", problem.name,
-                      toString(run.integrator), run.tolerance, run.omega, run.scd, run.work);
-        return run;
-      },
-      options.parallel);
-
   for (std::size_t s = 0; s < scans; ++s) {
-    AdaptiveGainBest best;
-    const AdaptiveGainRun* first = &scan.runs[s * per_scan];
-    best.integrator = first->integrator;
-    best.tolerance = first->tolerance;
-    best.unstabilized = *first;
-    best.unstabilized_mean_step =
-        first->summary.steps > 0 ? (problem.t_end - problem.start.t) / static_cast<double>(first->summary.steps) : 0.0;
-    double top = -std::numeric_limits<double>::infinity();
-    for (std::size_t j = 1; j < per_scan; ++j) {
-      const AdaptiveGainRun& run = first[j];
-      if (run.efficiency > top || (run.efficiency == top && run.omega < best.best_omega)) {
-        top = run.efficiency;
-        best.best_omega = run.omega;
-        best.best = run;
-      }
-    }
-    best.near_best_low = std::numeric_limits<double>::infinity();
-    for (std::size_t j = 1; j < per_scan; ++j) {
-      const AdaptiveGainRun& run = first[j];
-      if (std::isfinite(top) && run.efficiency >= top - 0.1) {
-        best.near_best_low = std::min(best.near_best_low, run.omega);
-        best.near_best_high = std::max(best.near_best_high, run.omega);
-      }
-    }
-    if (!std::isfinite(top)) best.near_best_low = 0.0;
-    const std::size_t n = per_scan - 1;
-    best.omegas = options.omegas;
-    best.smoothed_best_efficiency = -std::numeric_limits<double>::infinity();
-    std::size_t top_index = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-      const auto [lo, hi] = window(j, n, static_cast<std::size_t>(options.smoothing_half_width));
-      double sum = 0.0;
-      for (std::size_t i = lo; i <= hi; ++i) sum += first[1 + i].efficiency;
-      const double mean = sum / static_cast<double>(hi - lo + 1);
-      best.smoothed_efficiency.push_back(mean);
-      if (mean > best.smoothed_best_efficiency) {
-        best.smoothed_best_efficiency = mean;
-        best.smoothed_best_omega = first[1 + j].omega;
-        top_index = j;
-      }
-    }
-    if (std::isfinite(best.smoothed_best_efficiency)) {
-      const double floor = best.smoothed_best_efficiency - options.band_tolerance;
-      std::size_t lo = top_index, hi = top_index;
-      while (lo > 0 && best.smoothed_efficiency[lo - 1] >= floor) --lo;
-      while (hi + 1 < n && best.smoothed_efficiency[hi + 1] >= floor) ++hi;
-      best.band_low = options.omegas[lo];
-      best.band_high = options.omegas[hi];
-    }
-    scan.best.push_back(best);
+    AdaptiveGainBest best = bestOf(problem, options, per[s]);
+    best.first_run = scan.runs.size();
+    scan.runs.insert(scan.runs.end(), per[s].begin(), per[s].end());
+    scan.best.push_back(std::move(best));
   }
   return scan;
 }

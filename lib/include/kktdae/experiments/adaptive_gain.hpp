@@ -64,6 +64,13 @@ struct AdaptiveGainOptions {
   std::vector<double> tolerances = {1e-5, 1e-7, 1e-10};
   /// The gains ω > 0 [rad/s] to try, ascending; ω = 0 (no feedback) is always run as well.
   std::vector<double> omegas;
+  /// Above the grid's top, go on by the grid's own ratio (its last two gains), two gains per
+  /// round, while the top run reaches the end at less than extend_work_factor × the work of the
+  /// ω = 0 run, up to this ω [rad/s]; 0 = the grid as given. Where the work stays flat to the
+  /// grid's end (ida_index1 on Andrews' squeezer) the best can lie past it; the extension finds
+  /// where the work rises instead of reading the curve at the grid's end.
+  double extend_max_omega = 0.0;
+  double extend_work_factor = 10.0;  ///< > 1: the work factor over ω = 0 at which extending stops
   double zeta = 1.0;        ///< damping ratio of every gain (α = ζω, β = ω)
   long max_steps = 200000;  ///< the solvers' step cap over the run (a run over it fails)
   /// The efficiency curve is averaged over each grid point and this many neighbours on each side
@@ -117,7 +124,10 @@ struct AdaptiveGainBest {
   /// The band: the smallest and largest ω of the contiguous run of grid points around
   /// smoothed_best_omega whose smoothed efficiency is ≥ smoothed_best_efficiency − band_tolerance.
   double band_low = 0.0, band_high = 0.0;
-  std::vector<double> omegas;  ///< the grid (options.omegas), for placeInBand()
+  /// The grid of this scan (options.omegas, then any extension above it), for placeInBand().
+  std::vector<double> omegas;
+  /// Index in AdaptiveGainScan::runs of this scan's ω = 0 run; its grid's runs follow in order.
+  std::size_t first_run = 0;
 };
 
 /// Where a recommended ω falls relative to a scan's best.
@@ -137,7 +147,9 @@ struct AdaptiveGainPlacement {
 AdaptiveGainPlacement placeInBand(const AdaptiveGainBest& best, double omega);
 
 struct AdaptiveGainScan {
-  std::vector<AdaptiveGainRun> runs;   ///< integrator-major, then tolerance, then ω (0 first)
+  /// Integrator-major, then tolerance, then ω (0 first); a scan whose grid was extended
+  /// (AdaptiveGainOptions::extend_max_omega) has more runs than the others: use first_run.
+  std::vector<AdaptiveGainRun> runs;
   std::vector<AdaptiveGainBest> best;  ///< one per (integrator, tolerance), in the same order
 };
 
