@@ -35,15 +35,31 @@ BaumgarteRecommendation recommendAdaptive(Integrator integrator, const Baumgarte
   if (integrator == Integrator::IdaGgl) {
     throwInvalid("integrator", "ida_ggl uses no Baumgarte gain: GGL holds phi = 0 and phi_dot = 0 itself");
   }
+  BaumgarteRecommendation r;
+  const std::string name(toString(integrator));
+  if (integrator == Integrator::IdaIndex1 && options.mean_step > 0.0) {
+    // The Baumgarte row is solved at the new time: the work stays flat while omega*h < 1 and the
+    // drift keeps falling with omega, so the knee of the work is the best buy (§9).
+    r.omega = kIdaIndex1OmegaStep / options.mean_step;
+    r.dt_omega = kIdaIndex1OmegaStep;
+    r.reasoning = name + " solves the Baumgarte row implicitly: omega = " + fourDigits(kIdaIndex1OmegaStep) +
+                  " / mean step " + fourDigits(options.mean_step) +
+                  " s, the largest gain before the error test starts paying for the mode -omega";
+    r.stabilization = Stabilization::fromDampingRatio(options.zeta, r.omega);
+    return r;
+  }
   if (!(options.motion_rate > 0.0)) {
-    throwInvalid("motion_rate", std::string(toString(integrator)) + " chooses its own steps: the gain follows the " +
-                                    "motion's rate Omega, which must be > 0 (measureMotionTimeScale), got " +
+    throwInvalid("motion_rate", name + " chooses its own steps: the gain follows the motion's rate Omega" +
+                                    (integrator == Integrator::IdaIndex1 ? " (or, better, 1 / mean_step)" : "") +
+                                    ", which must be > 0 (measureMotionTimeScale), got " +
                                     formatDouble(options.motion_rate));
   }
-  BaumgarteRecommendation r;
   r.omega = options.motion_rate;
-  r.reasoning = std::string(toString(integrator)) + " chooses its own steps: omega = the motion's rate " +
-                fourDigits(options.motion_rate) + " rad/s removes the drift as fast as the motion makes error";
+  r.reasoning = name + " chooses its own steps: omega = the motion's rate " + fourDigits(options.motion_rate) +
+                " rad/s removes the drift as fast as the motion makes error";
+  if (integrator == Integrator::IdaIndex1) {
+    r.reasoning += " (mean step unknown: 1 / mean step would be better, docs/baumgarte.md section 9)";
+  }
   if (options.mean_step > 0.0) {
     const double cap = adaptiveStiffnessCap(integrator) / options.mean_step;
     if (cap < r.omega) {

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 
+#include "kktdae/experiments/test_set.hpp"
 #include "kktdae/kktdae.hpp"
 
 using namespace kktdae;
@@ -137,4 +138,61 @@ TEST_CASE("guidance for a model: rk4's measured limit on the double pendulum sit
   REQUIRE(semi.limit.found);
   CHECK(semi.limit.limit ==
         Approx(baumgarteStabilityLimit(Integrator::SemiImplicitEuler, 1.0)).margin(2e-3));
+}
+
+TEST_CASE("adaptive gain scan: ida_index1 on Andrews' squeezer wants omega = 1 / mean step, 40 times the motion rate",
+          "[experiments][errdyn]") {
+  const TestSetCase andrews = makeTestSetCase(TestSetProblem::Andrews);
+  AdaptiveGainProblem problem;
+  problem.name = "andrews";
+  problem.system = andrews.system.get();
+  problem.start = andrews.start.state;
+  problem.t_end = andrews.reference.t_end;
+  problem.reference_path = adaptiveGainReferencePath(*andrews.system, problem.start, problem.t_end, 100,
+                                                     andrews.reference.scored_components);
+  AdaptiveGainOptions options;
+  options.integrators = {Integrator::IdaIndex1};
+  options.tolerances = {1e-7};
+  // 3.2e3 .. 1e4, eight per decade; the extension carries it on to where the work passes 10x.
+  for (int k = 28; k <= 32; ++k) options.omegas.push_back(std::pow(10.0, 0.125 * k));
+  options.extend_max_omega = 1e6;
+  // Past the cliff a run takes ten times the steps (the error test fails nearly every one): the
+  // cap ends it early instead (no feedback takes about 700 steps, the best gains 700-1,100).
+  options.max_steps = 3000;
+  const AdaptiveGainScan scan = scanAdaptiveGains(problem, options);
+  REQUIRE(scan.best.size() == 1);
+  const AdaptiveGainBest& best = scan.best[0];
+  REQUIRE(best.omegas.size() > options.omegas.size());
+  REQUIRE(scan.runs.size() == best.omegas.size() + 1);
+  for (std::size_t j = 1; j < best.omegas.size(); ++j) {
+    CHECK(best.omegas[j] == Approx(best.omegas[j - 1] * std::pow(10.0, 0.125)));
+    CHECK(scan.runs[best.first_run + j].omega == best.omegas[j - 1]);
+  }
+  // Two gains per round: it stopped where the top run's work first passed 10x that of no
+  // feedback (far below extend_max_omega), and the previous round's top was still under it.
+  const std::size_t added = best.omegas.size() - options.omegas.size();
+  REQUIRE(added % 2 == 0);
+  const AdaptiveGainRun& top = scan.runs.back();
+  CHECK(top.omega < options.extend_max_omega / 2.0);
+  CHECK((!top.reached_end || top.work >= 10 * best.unstabilized.work));
+  const AdaptiveGainRun& previous_top = scan.runs[scan.runs.size() - 3];
+  CHECK(previous_top.reached_end);
+  CHECK(previous_top.work < 10 * best.unstabilized.work);
+  // The best lies past the first grid's top, and the recommendation from one measuring run at
+  // the scan's tolerance is within a factor 2 of it, inside the band.
+  CHECK(best.smoothed_best_omega > options.omegas.back());
+  ModelGuidanceOptions guidance;
+  guidance.horizon = problem.t_end - problem.start.t;
+  guidance.tolerance = 1e-7;
+  const ModelGuidance g =
+      recommendBaumgarteForModel(*andrews.system, problem.start, Integrator::IdaIndex1, 0.01, guidance);
+  REQUIRE(g.time_scale.summary.ok());
+  const double omega = g.recommendation.omega;
+  CHECK(omega == Approx(kIdaIndex1OmegaStep / g.time_scale.mean_step));
+  CHECK(omega > 20.0 * g.time_scale.motion_rate);  // the CVODE rule, omega = Omega, is far off
+  const AdaptiveGainPlacement place = placeInBand(best, omega);
+  CHECK(place.ratio >= 0.5);
+  CHECK(place.ratio <= 2.0);
+  CHECK(place.side == 0);
+  CHECK(place.loss <= options.band_tolerance);
 }

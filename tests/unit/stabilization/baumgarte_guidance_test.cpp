@@ -1,6 +1,7 @@
-// recommendBaumgarte for the adaptive integrators (stabilization/baumgarte_guidance.hpp): the
-// gain follows the motion's rate, is capped by the error test's step, never falls as the
-// tolerance tightens, and is refused where no gain applies (docs/baumgarte.md §9).
+// recommendBaumgarte for the adaptive integrators (stabilization/baumgarte_guidance.hpp): CVODE's
+// gain follows the motion's rate capped by the error test's step, ida_index1's is one over that
+// step; neither falls as the tolerance tightens, and no gain is given where none applies
+// (docs/baumgarte.md §9).
 #include <catch2/catch.hpp>
 
 #include "kktdae/kktdae.hpp"
@@ -8,9 +9,9 @@
 using namespace kktdae;
 using Catch::Matchers::Contains;
 
-TEST_CASE("adaptive guidance: omega is the motion rate, capped at the stiffness cap over the mean step",
+TEST_CASE("adaptive guidance: cvode's omega is the motion rate, capped at the stiffness cap over the mean step",
           "[stabilization][errdyn]") {
-  for (Integrator integrator : {Integrator::CvodeBdf, Integrator::CvodeAdams, Integrator::IdaIndex1}) {
+  for (Integrator integrator : {Integrator::CvodeBdf, Integrator::CvodeAdams}) {
     BaumgarteGuidanceOptions options;
     options.motion_rate = 3.7;
     const auto free = recommendBaumgarte(integrator, 0.01, options);
@@ -28,12 +29,38 @@ TEST_CASE("adaptive guidance: omega is the motion rate, capped at the stiffness 
   CHECK(adaptiveStiffnessCap(Integrator::IdaIndex1) > adaptiveStiffnessCap(Integrator::CvodeBdf));
 }
 
+TEST_CASE("adaptive guidance: ida_index1's omega is kIdaIndex1OmegaStep over the mean step, the motion rate without one",
+          "[stabilization][errdyn]") {
+  BaumgarteGuidanceOptions options;
+  options.motion_rate = 3.7;
+  options.mean_step = 0.01;
+  const auto r = recommendBaumgarte(Integrator::IdaIndex1, 0.5, options);
+  CHECK(r.omega == Approx(kIdaIndex1OmegaStep / 0.01));
+  CHECK(r.dt_omega == Approx(kIdaIndex1OmegaStep));
+  CHECK(r.stabilization.alpha == Approx(r.omega));  // ζ = 1
+  CHECK_THAT(r.reasoning, Contains("mean step"));
+  options.zeta = 0.5;
+  CHECK(recommendBaumgarte(Integrator::IdaIndex1, 0.5, options).stabilization.alpha == Approx(0.5 * r.omega));
+  // No motion rate is needed once the mean step is known; without the step, omega = Omega.
+  options.zeta = 1.0;
+  options.motion_rate = 0.0;
+  CHECK(recommendBaumgarte(Integrator::IdaIndex1, 0.5, options).omega == Approx(r.omega));
+  options.motion_rate = 3.7;
+  options.mean_step = 0.0;
+  const auto fallback = recommendBaumgarte(Integrator::IdaIndex1, 0.5, options);
+  CHECK(fallback.omega == 3.7);
+  CHECK_THAT(fallback.reasoning, Contains("mean step unknown"));
+  options.motion_rate = 0.0;
+  CHECK_THROWS_WITH(recommendBaumgarte(Integrator::IdaIndex1, 0.5, options), Contains("motion_rate"));
+}
+
 TEST_CASE("adaptive guidance: omega never falls as the tolerance tightens (measured mean steps)",
           "[stabilization][errdyn]") {
   const PendulumChain chain(PendulumChainParams::uniform(2));
   const State start = chain.initialState(0.3);
   for (Integrator integrator : {Integrator::CvodeBdf, Integrator::IdaIndex1}) {
-    // A motion rate fast enough for the cap to bind at the loose tolerances and not at the tight.
+    // cvode_bdf: a motion rate fast enough for the cap to bind at the loose tolerances and not
+    // at the tight. ida_index1 follows 1 / mean step at every tolerance.
     BaumgarteGuidanceOptions options;
     options.motion_rate = 40.0 * adaptiveStiffnessCap(integrator);
     double previous_step = std::numeric_limits<double>::infinity(), previous_omega = 0.0;
@@ -44,13 +71,19 @@ TEST_CASE("adaptive guidance: omega never falls as the tolerance tightens (measu
       CHECK(scale.mean_step < previous_step);  // the error test's steps shrink...
       options.mean_step = scale.mean_step;
       const double omega = recommendBaumgarte(integrator, 0.01, options).omega;
-      CHECK(omega >= previous_omega);  // ...so the cap only rises
+      CHECK(omega >= previous_omega);  // ...so the gain never falls
+      if (integrator == Integrator::IdaIndex1) {
+        CHECK(omega > previous_omega);  // it rises with every tightening
+        CHECK(omega == Approx(kIdaIndex1OmegaStep / scale.mean_step));
+      }
       (omega < options.motion_rate ? capped : free) = true;
       previous_step = scale.mean_step;
       previous_omega = omega;
     }
-    CHECK(capped);
-    CHECK(free);
+    if (integrator == Integrator::CvodeBdf) {
+      CHECK(capped);
+      CHECK(free);
+    }
   }
 }
 

@@ -15,13 +15,15 @@ struct BaumgarteGuidanceOptions {
   /// Fraction of the discrete stability limit to use, in (0, 1); 0 picks the integrator's default
   /// (see recommendBaumgarte).
   double safety = 0.0;
-  /// Adaptive integrators only (required > 0 for them): the motion's own rate Ω [rad/s], how
-  /// fast it turns its velocity — measureMotionTimeScale() measures it from one run without
-  /// feedback (experiments/adaptive_gain.hpp); for a pendulum, its frequency.
+  /// Adaptive integrators only (required > 0 for them, except ida_index1 given mean_step): the
+  /// motion's own rate Ω [rad/s], how fast it turns its velocity — measureMotionTimeScale()
+  /// measures it from one run without feedback (experiments/adaptive_gain.hpp); for a pendulum,
+  /// its frequency.
   double motion_rate = 0.0;
   /// Adaptive integrators only: the mean step [s] the error test takes without feedback at the
-  /// run's tolerance (measureMotionTimeScale()); 0 = unknown, no stiffness cap. It caps ω below
-  /// stiffness_cap / mean_step, so a tighter tolerance (smaller steps) never lowers ω.
+  /// run's tolerance (measureMotionTimeScale()); 0 = unknown. For CVODE it caps ω below
+  /// stiffness_cap / mean_step; for ida_index1 it sets ω = kIdaIndex1OmegaStep / mean_step. Either
+  /// way a tighter tolerance (smaller steps) never lowers ω.
   double mean_step = 0.0;
   /// Fixed-step integrators only: a measured stability limit of dt·ω for the user's model at this
   /// dt (recommendBaumgarteForModel() bisects one); 0 uses the closed form of the linear model.
@@ -32,10 +34,20 @@ struct BaumgarteGuidanceOptions {
 /// The ω·h above which an adaptive integrator's work starts to grow with ω (measured on five
 /// models, docs/baumgarte.md §9): recommendBaumgarte caps ω at this over the mean step.
 /// cvode_bdf (and cvode_adams) integrate the stiff mode −ω and pay for it from ω·h ≈ 0.3 (+10 %
-/// work, ×2–5 at 1); ida_index1 solves the Baumgarte row implicitly and pays from ω·h ≈ 3
-/// (×1.5–2.5), its Newton iterations failing from 10–30 (×100 and more). Throws
-/// std::invalid_argument for integrators without an adaptive Baumgarte gain.
+/// work, ×2–5 at 1); ida_index1 solves the Baumgarte row implicitly and pays from ω·h ≈ 1–3
+/// (×1.5–2.5 at 3), its error test failing nearly every step from 5–25 (×100 and more; the
+/// Newton convergence failures stay flat). ida_index1's own gain, kIdaIndex1OmegaStep / h, lies
+/// below its cap, which binds only on the Ω fallback. Throws std::invalid_argument for
+/// integrators without an adaptive Baumgarte gain.
 double adaptiveStiffnessCap(Integrator integrator);
+
+/// ω·h̄ of ida_index1's recommended gain, h̄ its mean step without feedback at the run's
+/// tolerance: ω = 1/h̄. Its Baumgarte row is solved at the new time, so the work stays flat up to
+/// ω·h̄ ≈ 1 while the drift keeps falling with ω; from there the error test pays for the mode −ω
+/// (double pendulum at 1e-7, against ω = 0.1: work +43 % at ω·h̄ = 2.1, ×2.4 at 6.6, ×180 at
+/// 21, where nearly every step fails the error test). Measured (docs/baumgarte.md §9): within a factor 2 of the band of near-best gains on 11 of 15
+/// model × tolerance cases, against 2 of 15 for ω = Ω; the best ω·h̄ does not depend on Ω.
+inline constexpr double kIdaIndex1OmegaStep = 1.0;
 
 struct BaumgarteRecommendation {
   Stabilization stabilization;  ///< α = ζ ω, β = ω
@@ -54,19 +66,21 @@ struct BaumgarteRecommendation {
 /// - RK4's drift is O(dt⁴) and a stiff correction adds more truncation error than it removes,
 ///   so ω = 0.1 / dt (dt·ω = 0.1, or half the limit if that is smaller, as for strongly over-damped
 ///   ζ; measured: worst link error 4.5e-7 at ω = 20 vs 2e-4 at ω = 280).
-/// - adaptive integrators with Baumgarte terms (cvode_bdf, cvode_adams, ida_index1) take their
-///   own steps, so no discrete limit applies: the gain should remove the drift about as fast as
-///   the motion creates error along the manifold, ω = Ω (options.motion_rate), and no faster
-///   than the step the error test allows, ω ≤ adaptiveStiffnessCap / mean_step (measured on the
-///   error over the whole output path per model call: for cvode_bdf ω = Ω falls inside the band
-///   of gains within 0.1 digits of the smoothed best on 12 of 15 model × tolerance cases, mean
-///   loss 0.08 digits; cvode_adams 4 of 15 (11 within a factor 2 of the band), ida_index1 1 of
-///   15, whose best lies higher, docs/baumgarte.md §9; dt·ω is then reported with
-///   dt = mean_step, 0 if unknown).
+/// - adaptive integrators with Baumgarte terms take their own steps, so no discrete limit
+///   applies (dt·ω is reported with dt = mean_step, 0 if unknown). cvode_bdf and cvode_adams
+///   integrate the stabilized ODE: the gain should remove the drift about as fast as the motion
+///   creates error along the manifold, ω = Ω (options.motion_rate), and no faster than the step
+///   the error test allows, ω ≤ adaptiveStiffnessCap / mean_step (measured on the error over the
+///   whole output path per model call: ω = Ω falls inside the band of gains within 0.1 digits of
+///   the smoothed best on 12 of 15 model × tolerance cases for cvode_bdf, mean loss 0.08 digits;
+///   within a factor 2 of the band on 10 of 15 for cvode_adams). ida_index1 solves the
+///   Baumgarte row implicitly and wants ω = kIdaIndex1OmegaStep / mean_step (Ω is used only
+///   when the mean step is unknown); docs/baumgarte.md §9.
 /// For fixed-step integrators a measured_limit replaces the closed-form limit the safety factor
 /// applies to. Throws std::invalid_argument for ida_ggl and rattle (which use no gain), an
-/// adaptive integrator without motion_rate, dt ≤ 0 (fixed-step) or invalid options; for explicit
-/// Euler with ζ = 0 (no stable gain exists).
+/// adaptive integrator without what it needs, dt ≤ 0 (fixed-step) or invalid options; for explicit
+/// Euler with ζ = 0 (no stable gain exists). An adaptive integrator needs motion_rate > 0, except
+/// ida_index1 given mean_step > 0.
 BaumgarteRecommendation recommendBaumgarte(Integrator integrator, double dt,
                                            const BaumgarteGuidanceOptions& options = {});
 
