@@ -35,8 +35,8 @@ struct BaumgarteGuidanceOptions {
 /// models, docs/baumgarte.md §9): recommendBaumgarte caps ω at this over the mean step.
 /// cvode_bdf (and cvode_adams) integrate the stiff mode −ω and pay for it from ω·h ≈ 0.3 (+10 %
 /// work, ×2–5 at 1); ida_index1 solves the Baumgarte row implicitly and pays from ω·h ≈ 1–3
-/// (×1.5–2.5 at 3), its error test failing nearly every step from 5–25 (×100 and more; the
-/// Newton convergence failures stay flat). ida_index1's own gain, kIdaIndex1OmegaStep / h, lies
+/// (×1.4–11.5 at 3), its error test failing nearly every step from 2.5–37 (×10 and more; the
+/// Newton convergence failures mostly stay flat). ida_index1's own gain, kIdaIndex1OmegaStep / h, lies
 /// below its cap, which binds only on the Ω fallback. Throws std::invalid_argument for
 /// integrators without an adaptive Baumgarte gain.
 double adaptiveStiffnessCap(Integrator integrator);
