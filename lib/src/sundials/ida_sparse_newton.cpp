@@ -7,6 +7,9 @@
 namespace kktdae::detail {
 
 std::string IdaSparseNewton::unsupportedReason(const ConstrainedSystem& system) {
+  // SparseDynamicsJacobian also serves models whose h has a banded ∂h/∂(q, v) (joint springs);
+  // this matrix has no slots for those terms yet, so such a model stays on the dense paths.
+  if (system.biasDependsOnState()) return system.name() + "'s h depends on (q, v) (biasDependsOnState())";
   return SparseDynamicsJacobian::unsupportedReason(system);
 }
 
