@@ -15,6 +15,7 @@
 
 #include "../../support/pendulum_reference.hpp"
 #include "../../support/fitted_order.hpp"
+#include "../../support/recorded_states.hpp"
 #include "kktdae/kktdae.hpp"
 
 using namespace kktdae;
@@ -348,24 +349,12 @@ TEST_CASE("generalized-alpha and hht: the dense LU and the sparse KLU iteration 
     for (int m = 0; m < 2; ++m) {
       SimulationOptions options = methodOptions(integrator, 0.01, 50);
       options.generalized_alpha.iteration_matrix = matrices[m];
-      summaries[m] = simulate(chain, chain.initialState(0.3), options,
-                              [&](double, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) {
-                                Vector x(q.size() + v.size() + lambda.size());
-                                x << q, v, lambda;
-                                trajectory[m].push_back(x);
-                              });
+      trajectory[m] = testing::recordStates(chain, chain.initialState(0.3), options, summaries[m]);
       INFO(summaries[m].message);
       REQUIRE(summaries[m].ok());
     }
     REQUIRE(trajectory[0].size() == trajectory[1].size());
-    double worst = 0.0;
-    for (std::size_t k = 0; k < trajectory[0].size(); ++k) {
-      const Vector& a = trajectory[0][k];
-      const Vector& b = trajectory[1][k];
-      for (Eigen::Index i = 0; i < a.size(); ++i) {
-        worst = std::max(worst, std::abs(a[i] - b[i]) / std::max(1.0, std::abs(a[i])));
-      }
-    }
+    const double worst = testing::worstRelativeDifference(trajectory[0], trajectory[1]);
     INFO(toString(integrator) << ": dense " << summaries[0].rhs_evaluations << " model evaluations, sparse "
                               << summaries[1].rhs_evaluations << "; notes: " << summaries[1].notes);
     CHECK(worst <= 1e-10);

@@ -40,6 +40,24 @@ Vector residual(const ConstrainedSystem& system, bool ggl, const Stabilization& 
   return F;
 }
 
+/// ∂F/∂y + c ∂F/∂ẏ by central differences of residual(): the reference for IDA's Newton matrix.
+Matrix residualJacobian(const ConstrainedSystem& system, bool ggl, const Stabilization& stab, double t, const Vector& y,
+                        const Vector& y_dot, double c) {
+  const Eigen::Index n = y.size();
+  Matrix reference(n, n);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const double h = 1e-6;
+    Vector yp = y, ym = y, dp = y_dot, dm = y_dot;
+    yp[k] += h;
+    ym[k] -= h;
+    dp[k] += h;
+    dm[k] -= h;
+    reference.col(k) = (residual(system, ggl, stab, t, yp, y_dot) - residual(system, ggl, stab, t, ym, y_dot)) / (2 * h) +
+                       c * (residual(system, ggl, stab, t, y, dp) - residual(system, ggl, stab, t, y, dm)) / (2 * h);
+  }
+  return reference;
+}
+
 Matrix denseFrom(detail::IdaSparseNewton& newton, int n, double t, const Vector& y, const Vector& y_dot, double c) {
   std::vector<sunindextype> column_start(static_cast<std::size_t>(n) + 1), row_index(static_cast<std::size_t>(newton.nonZeros()));
   std::vector<double> data(static_cast<std::size_t>(newton.nonZeros()));
@@ -70,18 +88,7 @@ TEST_CASE("large solvers: IDA's sparse Newton matrix equals finite differences o
     const Vector y_dot = testing::randomVector(rng, n, 1.0);
     const double c = 37.0;
     const Matrix G = denseFrom(newton, n, 0.2, y, y_dot, c);
-    // Central differences of F along y (and ẏ, times c): the reference.
-    Matrix reference(n, n);
-    for (int k = 0; k < n; ++k) {
-      const double h = 1e-6;
-      Vector yp = y, ym = y, dp = y_dot, dm = y_dot;
-      yp[k] += h;
-      ym[k] -= h;
-      dp[k] += h;
-      dm[k] -= h;
-      reference.col(k) = (residual(system, ggl, stab, 0.2, yp, y_dot) - residual(system, ggl, stab, 0.2, ym, y_dot)) / (2 * h) +
-                         c * (residual(system, ggl, stab, 0.2, y, dp) - residual(system, ggl, stab, 0.2, y, dm)) / (2 * h);
-    }
+    const Matrix reference = residualJacobian(system, ggl, stab, 0.2, y, y_dot, c);
     INFO((ggl ? "ggl" : "index-1") << ": max |G - FD| = " << (G - reference).cwiseAbs().maxCoeff());
     // Forward differences inside the curvature blocks: O(√eps) relative.
     CHECK((G - reference).cwiseAbs().maxCoeff() < 1e-6 * (1.0 + reference.cwiseAbs().maxCoeff()));
@@ -109,17 +116,7 @@ TEST_CASE("large solvers: IDA's sparse Newton matrix with a spring chain's bande
     const Vector y_dot = testing::randomVector(rng, n, 1.0);
     const double c = 37.0;
     const Matrix G = denseFrom(newton, n, 0.2, y, y_dot, c);
-    Matrix reference(n, n);
-    for (int k = 0; k < n; ++k) {
-      const double h = 1e-6;
-      Vector yp = y, ym = y, dp = y_dot, dm = y_dot;
-      yp[k] += h;
-      ym[k] -= h;
-      dp[k] += h;
-      dm[k] -= h;
-      reference.col(k) = (residual(system, ggl, stab, 0.2, yp, y_dot) - residual(system, ggl, stab, 0.2, ym, y_dot)) / (2 * h) +
-                         c * (residual(system, ggl, stab, 0.2, y, dp) - residual(system, ggl, stab, 0.2, y, dm)) / (2 * h);
-    }
+    const Matrix reference = residualJacobian(system, ggl, stab, 0.2, y, y_dot, c);
     INFO((ggl ? "ggl" : "index-1") << ": max |G - FD| = " << (G - reference).cwiseAbs().maxCoeff() << " of "
                                    << reference.cwiseAbs().maxCoeff());
     // Forward differences inside the curvature and band blocks: O(√eps) relative (the springs'
