@@ -70,7 +70,7 @@ class SparseDynamicsJacobian {
   Eigen::Index bandIndex(int i, int k) const {
     return static_cast<Eigen::Index>(k) * (2 * bias_bandwidth_ + 1) + (i - k + bias_bandwidth_);
   }
-  /// ∂h/∂x (x = q or v, whichever `perturbed` is a copy of) along the band colors into `out`.
+  /// ∂h/∂q (in_q) or ∂h/∂v along the band colors into `out` (needs h0_ = h(q, v) first).
   void biasBand(double t, ConstVectorRef q, ConstVectorRef v, bool in_q, Vector& out);
 
   const ConstrainedSystem& system_;
