@@ -34,4 +34,22 @@ inline double worstRelativeDifference(const std::vector<Vector>& a, const std::v
   return worst;
 }
 
+/// One generalized-α / HHT run with the dense LU (index 0) and one with the sparse KLU (index 1)
+/// iteration matrix, from the same options otherwise.
+struct DenseAndSparseRuns {
+  std::vector<Vector> states[2];
+  Summary summaries[2];
+};
+
+inline DenseAndSparseRuns runDenseAndSparse(const ConstrainedSystem& system, const State& initial,
+                                            SimulationOptions options) {
+  DenseAndSparseRuns runs;
+  const IterationMatrix matrices[] = {IterationMatrix::Dense, IterationMatrix::Sparse};
+  for (int m = 0; m < 2; ++m) {
+    options.generalized_alpha.iteration_matrix = matrices[m];
+    runs.states[m] = recordStates(system, initial, options, runs.summaries[m]);
+  }
+  return runs;
+}
+
 }  // namespace kktdae::testing

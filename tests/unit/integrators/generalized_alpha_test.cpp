@@ -343,13 +343,11 @@ TEST_CASE("generalized-alpha and hht: the dense LU and the sparse KLU iteration 
           "[integrators][generalized_alpha]") {
   const PendulumChain chain(PendulumChainParams::uniform(10, 1.0, 0.1));
   for (Integrator integrator : {Integrator::GeneralizedAlpha, Integrator::Hht}) {
-    std::vector<Vector> trajectory[2];
-    Summary summaries[2];
-    const IterationMatrix matrices[] = {IterationMatrix::Dense, IterationMatrix::Sparse};
+    SimulationOptions options = methodOptions(integrator, 0.01, 50);
+    const testing::DenseAndSparseRuns runs = testing::runDenseAndSparse(chain, chain.initialState(0.3), options);
+    const Summary* summaries = runs.summaries;
+    const std::vector<Vector>* trajectory = runs.states;
     for (int m = 0; m < 2; ++m) {
-      SimulationOptions options = methodOptions(integrator, 0.01, 50);
-      options.generalized_alpha.iteration_matrix = matrices[m];
-      trajectory[m] = testing::recordStates(chain, chain.initialState(0.3), options, summaries[m]);
       INFO(summaries[m].message);
       REQUIRE(summaries[m].ok());
     }

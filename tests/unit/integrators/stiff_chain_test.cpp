@@ -176,14 +176,12 @@ TEST_CASE("generalized-alpha and hht: on the damped spring chain the sparse KLU 
           "[integrators][generalized_alpha][stiff]") {
   const SpringChain chain = stiffChain(10, 500.0, 0.5);
   for (Integrator integrator : {Integrator::GeneralizedAlpha, Integrator::Hht}) {
-    std::vector<Vector> trajectory[2];
-    Summary summaries[2];
-    const IterationMatrix matrices[] = {IterationMatrix::Dense, IterationMatrix::Sparse};
+    SimulationOptions options = fixedStep(integrator, 0.01, 0.5);
+    options.generalized_alpha.rho_inf = 0.5;
+    const testing::DenseAndSparseRuns runs = testing::runDenseAndSparse(chain, chain.initialState(0.3), options);
+    const Summary* summaries = runs.summaries;
+    const std::vector<Vector>* trajectory = runs.states;
     for (int m = 0; m < 2; ++m) {
-      SimulationOptions options = fixedStep(integrator, 0.01, 0.5);
-      options.generalized_alpha.rho_inf = 0.5;
-      options.generalized_alpha.iteration_matrix = matrices[m];
-      trajectory[m] = testing::recordStates(chain, chain.initialState(0.3), options, summaries[m]);
       INFO(summaries[m].message);
       REQUIRE(summaries[m].ok());
     }
