@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "kktdae/simulate/simulate.hpp"
@@ -39,6 +40,15 @@ inline double worstRelativeDifference(const std::vector<Vector>& a, const std::v
 struct DenseAndSparseRuns {
   std::vector<Vector> states[2];
   Summary summaries[2];
+
+  /// Both succeeded and observed the same number of states.
+  bool ok() const {
+    return summaries[0].ok() && summaries[1].ok() && states[0].size() == states[1].size();
+  }
+  /// Both runs' messages, for a failing check.
+  std::string messages() const { return "dense: " + summaries[0].message + " | sparse: " + summaries[1].message; }
+  /// worstRelativeDifference() of the two records.
+  double worstDifference() const { return worstRelativeDifference(states[0], states[1]); }
 };
 
 inline DenseAndSparseRuns runDenseAndSparse(const ConstrainedSystem& system, const State& initial,
