@@ -9,33 +9,40 @@ using kktdae::testing::AllocationCounter;
 
 TEST_CASE("allocation: generalized-alpha steps allocate nothing after warm-up (dense LU and KLU)",
           "[allocation][generalized_alpha]") {
-  const PendulumChain chain(PendulumChainParams::uniform(10, 1.0, 0.1));
-  for (IterationMatrix matrix : {IterationMatrix::Dense, IterationMatrix::Sparse}) {
-    for (JacobianReuse reuse : {JacobianReuse::EveryIteration, JacobianReuse::EveryStep}) {
-      FixedStepperSetup setup;
-      setup.integrator = Integrator::GeneralizedAlpha;
-      setup.generalized_alpha.iteration_matrix = matrix;
-      setup.generalized_alpha.jacobian_reuse = reuse;
-      const std::unique_ptr<FixedStepper> stepper = makeFixedStepper(chain, setup);
-      State state = chain.initialState(0.3);
-      REQUIRE(stepper->reset(state).ok());
-      // Warm-up: the first factorization (KLU pivots and allocates its numeric object here).
-      for (int i = 0; i < 3; ++i) REQUIRE(stepper->step(state, 0.01).ok());
-      const long factorizations_before = stepper->factorizations();
-      long count = 0;
-      bool ok = true;
-      {
-        AllocationCounter counter;
-        for (int i = 0; i < 20; ++i) {
-          ok = stepper->step(state, 0.01).ok() && ok;
-          ok = stepper->settle(state).ok() && ok;
+  const PendulumChain plain(PendulumChainParams::uniform(10, 1.0, 0.1));
+  // The spring chain adds the band of dh/d(q, v) to the sparse matrix (its own difference loop).
+  const SpringChain springs(SpringChainParams{PendulumChainParams::uniform(10, 1.0, 0.1), 500.0, 0.5});
+  for (const ConstrainedSystem* model : {static_cast<const ConstrainedSystem*>(&plain),
+                                         static_cast<const ConstrainedSystem*>(&springs)}) {
+    const ConstrainedSystem& chain = *model;
+    const State initial = model == &plain ? plain.initialState(0.3) : springs.initialState(0.3);
+    for (IterationMatrix matrix : {IterationMatrix::Dense, IterationMatrix::Sparse}) {
+      for (JacobianReuse reuse : {JacobianReuse::EveryIteration, JacobianReuse::EveryStep}) {
+        FixedStepperSetup setup;
+        setup.integrator = Integrator::GeneralizedAlpha;
+        setup.generalized_alpha.iteration_matrix = matrix;
+        setup.generalized_alpha.jacobian_reuse = reuse;
+        const std::unique_ptr<FixedStepper> stepper = makeFixedStepper(chain, setup);
+        State state = initial;
+        REQUIRE(stepper->reset(state).ok());
+        // Warm-up: the first factorization (KLU pivots and allocates its numeric object here).
+        for (int i = 0; i < 3; ++i) REQUIRE(stepper->step(state, 0.01).ok());
+        const long factorizations_before = stepper->factorizations();
+        long count = 0;
+        bool ok = true;
+        {
+          AllocationCounter counter;
+          for (int i = 0; i < 20; ++i) {
+            ok = stepper->step(state, 0.01).ok() && ok;
+            ok = stepper->settle(state).ok() && ok;
+          }
+          count = counter.count();
         }
-        count = counter.count();
+        INFO(chain.name() << ", " << toString(matrix) << ", reuse " << static_cast<int>(reuse));
+        REQUIRE(ok);
+        CHECK(stepper->factorizations() > factorizations_before);  // the counted steps did refactorize
+        CHECK(count == 0);
       }
-      INFO(toString(matrix) << ", reuse " << static_cast<int>(reuse));
-      REQUIRE(ok);
-      CHECK(stepper->factorizations() > factorizations_before);  // the counted steps did refactorize
-      CHECK(count == 0);
     }
   }
 }

@@ -10,6 +10,10 @@ def shipped_models():
     chain = kktdae.PendulumChain(3)
     s = chain.initial_state(0.2)
     yield "pendulum_chain", chain, kktdae.State(s.q, np.linspace(-0.3, 0.4, 9))
+    springs = kktdae.SpringChain(kktdae.SpringChainParams(chain=kktdae.PendulumChainParams.uniform(3),
+                                                          joint_stiffness=40.0))
+    bent = springs.initial_state(0.2).q + np.linspace(-0.1, 0.1, 9)
+    yield "spring_chain", springs, kktdae.State(bent, np.linspace(-0.3, 0.4, 9))
     circle = kktdae.CircleMass()
     yield "circle_mass", circle, kktdae.State(np.array([0.6, -0.8]), np.array([0.8, 0.6]))
     plane = kktdae.PointOnPlane(kktdae.PointOnPlaneParams(dimension=3))

@@ -35,6 +35,7 @@
 #include "kktdae/metrics/trajectory_recording.hpp"
 #include "kktdae/models/circle_mass.hpp"
 #include "kktdae/models/pendulum_chain.hpp"
+#include "kktdae/models/spring_chain.hpp"
 #include "kktdae/models/point_on_plane.hpp"
 #include "kktdae/parallel/sweep.hpp"
 #include "kktdae/random/numpy_random.hpp"

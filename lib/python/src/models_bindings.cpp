@@ -10,6 +10,7 @@
 #include "kktdae/models/pendulum_chain.hpp"
 #include "kktdae/models/point_on_plane.hpp"
 #include "kktdae/models/slider_crank.hpp"
+#include "kktdae/models/spring_chain.hpp"
 
 namespace kktdae::python {
 namespace {
@@ -76,6 +77,39 @@ void bindPendulumChain(py::module_& m) {
           py::arg("q"), "Position of the last particle, shape (3,).")
       .def_property_readonly("links", &PendulumChain::links, "Number of links N.")
       .def_property_readonly("params", [](const PendulumChain& s) { return s.params(); }, "The parameters (a copy).");
+}
+
+void bindSpringChain(py::module_& m) {
+  py::class_<SpringChainParams> params(m, "SpringChainParams",
+                                       "A PendulumChain's parameters plus bending springs and dampers at its inner joints.");
+  defKeywordInit(params);
+  params.def_readwrite("chain", &SpringChainParams::chain, "The chain (PendulumChainParams).")
+      .def_readwrite("joint_stiffness", &SpringChainParams::joint_stiffness, "k ≥ 0 [N·m/rad] of every inner joint.")
+      .def_readwrite("joint_damping", &SpringChainParams::joint_damping, "c ≥ 0 [N·m·s/rad] of every inner joint.")
+      .def("validate", &SpringChainParams::validate, "Raises ValueError naming the first bad field.");
+  defRepr(params, {"chain", "joint_stiffness", "joint_damping"});
+
+  py::class_<SpringChain, ConstrainedSystem>(
+      m, "SpringChain",
+      "A PendulumChain with V += ½ k Σ θ_j² and Rayleigh damping ½ c Σ θ̇_j² over the relative angles θ_j of\n"
+      "neighbouring links in the x–y plane: the force-stiff chain (docs/integrators.md).")
+      .def(py::init<SpringChainParams>(), py::arg("params"), "Raises ValueError for invalid parameters.")
+      .def("initial_state", &SpringChain::initialState, py::arg("tilt"),
+           "The straight chain (the springs' rest shape) rotated `tilt` rad below +x, at rest, t = 0.")
+      .def(
+          "joint_angle",
+          [](const SpringChain& c, py::handle q, int joint) {
+            return c.jointAngle(toVector(q, c.nq(), "SpringChain.joint_angle", "q"), joint);
+          },
+          py::arg("q"), py::arg("joint"), "θ_j of joint j in [0, links − 1) [rad].")
+      .def(
+          "tip",
+          [](const SpringChain& c, py::handle q) {
+            return toNumpy(Eigen::Vector3d(c.tip(toVector(q, c.nq(), "SpringChain.tip", "q"))));
+          },
+          py::arg("q"), "Position of the last particle, shape (3,).")
+      .def_property_readonly("links", &SpringChain::links, "Number of links N.")
+      .def_property_readonly("params", [](const SpringChain& s) { return s.params(); }, "The parameters (a copy).");
 }
 
 void bindCircleAndPlane(py::module_& m) {
@@ -266,6 +300,7 @@ void bindParticleSystem(py::module_& m) {
 
 void bindModels(py::module_& m) {
   bindPendulumChain(m);
+  bindSpringChain(m);
   bindCircleAndPlane(m);
   bindParticleSystem(m);
   bindMechanisms(m);

@@ -71,7 +71,10 @@ class GeneralizedAlphaStepper final : public FixedStepper {
     }
     if (sparse_) {
       notes_ += name_ + " factorizes its Newton matrix sparsely (KLU, " + std::to_string(sparse_->nonZeros()) +
-                " nonzeros, " + std::to_string(sparse_->colors()) + " colors). ";
+                " nonzeros, " + std::to_string(sparse_->colors()) + " colors" +
+                (sparse_->biasColors() > 0 ? ", " + std::to_string(sparse_->biasColors()) + " band colors of dh/d(q, v)"
+                                           : std::string()) +
+                "). ";
     } else if (setup.kkt.form == KktForm::Block || setup.kkt.path == KktPath::Sparse) {
       notes_ += name_ + " factorizes its Newton matrix densely (block LU); the KKT options served only the "
                         "initial solve and the observed phi_dot. ";
@@ -251,7 +254,7 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   /// when it is singular or ill-conditioned.
   bool factorize(double t, ConstVectorRef q, ConstVectorRef v, double beta_prime, double gamma_prime, double dt,
                  StepReport& report) {
-    if (sparse_) return factorizeSparse(t, q, v, beta_prime, dt, report);
+    if (sparse_) return factorizeSparse(t, q, v, beta_prime, gamma_prime, dt, report);
     derivatives_.evaluate(t, q, v, qdd_, lambda_, u_);
     ++jacobian_evaluations_;
     block_.topLeftCorner(nq_, nq_) = derivatives_.mass();
@@ -286,12 +289,12 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   }
 
   /// The sparse path of factorize(): KLU of the same matrix in its fixed pattern.
-  bool factorizeSparse(double t, ConstVectorRef q, ConstVectorRef v, double beta_prime, double dt,
-                       StepReport& report) {
+  bool factorizeSparse(double t, ConstVectorRef q, ConstVectorRef v, double beta_prime, double gamma_prime,
+                       double dt, StepReport& report) {
     ++jacobian_evaluations_;
     ++factorizations_;
     factorization_dt_ = dt;
-    factorization_valid_ = sparse_->factorize(t, q, v, lambda_, beta_prime) &&
+    factorization_valid_ = sparse_->factorize(t, q, v, lambda_, beta_prime, gamma_prime) &&
                            sparse_->pivotRatio() >= kkt_options_.min_rcond;
     if (factorization_valid_) return true;
     const double ratio = sparse_->pivotRatio();

@@ -38,6 +38,10 @@ GeneralizedAlphaSparseMatrix::GeneralizedAlphaSparseMatrix(const ConstrainedSyst
       for (int b = 0; b < d.rowSize(i); ++b) entries.emplace_back(cols[d.rowEntry(i, b)], cols[d.rowEntry(i, a)]);
     }
   }
+  const int band = d.biasBandwidth();  // ∂h/∂(q, q̇): rows k − b … k + b of column k
+  for (int k = 0; k < nq_ && band >= 0; ++k) {
+    for (int i = std::max(0, k - band); i <= std::min(nq_ - 1, k + band); ++i) entries.emplace_back(k, i);
+  }
   std::sort(entries.begin(), entries.end());
   entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
   column_start_.assign(uz(n) + 1, 0);
@@ -69,6 +73,15 @@ GeneralizedAlphaSparseMatrix::GeneralizedAlphaSparseMatrix(const ConstrainedSyst
     }
   }
 
+  if (band >= 0) {
+    bias_.assign(uz(nq_) * uz(2 * band + 1), -1);
+    for (int k = 0; k < nq_; ++k) {
+      for (int i = std::max(0, k - band); i <= std::min(nq_ - 1, k + band); ++i) {
+        bias_[uz(k) * uz(2 * band + 1) + uz(i - k + band)] = position(i, k);
+      }
+    }
+  }
+
   lu_ = std::make_unique<KluLu>(n, column_start_.data(), row_index_.data(), "the generalized-alpha Newton matrix");
 }
 
@@ -81,9 +94,9 @@ long GeneralizedAlphaSparseMatrix::position(int row, int col) const {
 }
 
 bool GeneralizedAlphaSparseMatrix::factorize(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda,
-                                             double beta_prime) {
+                                             double beta_prime, double gamma_prime) {
   requireSize("generalized_alpha sparse matrix lambda", lambda.size(), nc_);
-  // ∂γ/∂q̇ is not part of this matrix (C = 0): no velocity differences.
+  // ∂γ/∂q̇ is not part of this matrix: no velocity differences of γ (those of h come with the band).
   derivatives_.evaluate(t, q, v, false);
   const SparseDynamicsJacobian& d = derivatives_;
   values_.setZero();
@@ -98,6 +111,14 @@ bool GeneralizedAlphaSparseMatrix::factorize(double t, ConstVectorRef q, ConstVe
     const double weight = -beta_prime * lambda[i];
     for (int e = d.hessianStart(i); e < d.hessianStart(i) + size * size; ++e) {
       values_[hessian_[uz(e)]] += weight * d.hessianValues()[e];
+    }
+  }
+  // The springs' and dampers' β′ ∂h/∂q + γ′ ∂h/∂q̇.
+  const int band = d.biasBandwidth();
+  for (int k = 0; k < nq_ && band >= 0; ++k) {
+    for (int i = std::max(0, k - band); i <= std::min(nq_ - 1, k + band); ++i) {
+      values_[bias_[uz(k) * uz(2 * band + 1) + uz(i - k + band)]] +=
+          beta_prime * d.biasQ(i, k) + gamma_prime * d.biasV(i, k);
     }
   }
   if (!values_.allFinite()) return false;

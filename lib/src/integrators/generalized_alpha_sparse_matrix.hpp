@@ -11,13 +11,15 @@
 
 namespace kktdae::detail {
 
-/// For the models SparseDynamicsJacobian supports (sparse J, constant diagonal M, h independent
-/// of (q, q̇), no inputs, scleronomic φ) the iteration matrix of docs/integrators.md reduces to
+/// For the models SparseDynamicsJacobian supports (sparse J, constant diagonal M, h constant or
+/// with ∂h/∂(q, q̇) in a declared band, no inputs, scleronomic φ) the iteration matrix of
+/// docs/integrators.md reduces to
 ///
-///     [ M − β′ Σᵢ λᵢ Hᵢ    −Jᵀ ]        Hᵢ = ∇²φᵢ over row i's pattern, C = ∂h/∂q̇ = 0,
-///     [ J                   0  ]        ∂(M q̈)/∂q = 0, ∂h/∂q = 0,
+///     [ M + β′(∂h/∂q − Σᵢ λᵢ Hᵢ) + γ′ ∂h/∂q̇    −Jᵀ ]    Hᵢ = ∇²φᵢ over row i's pattern,
+///     [ J                                        0  ]    ∂(M q̈)/∂q = 0,
 ///
-/// the constraint rows already divided by β′. Its pattern (diag M, every Hᵢ block, J, Jᵀ) is
+/// the constraint rows already divided by β′. Its pattern (diag M, every Hᵢ block, the band of
+/// ∂h/∂(q, q̇) when h depends on the state, J, Jᵀ) is
 /// fixed; KLU's symbolic analysis (BTF + AMD) runs once at construction. The first factorize()
 /// pivots and factorizes (KLU allocates its numeric object); later ones refactor with the same
 /// pivot sequence (klu_l_refactor: no allocation) and pivot afresh only when the pivots degrade.
@@ -32,10 +34,11 @@ class GeneralizedAlphaSparseMatrix {
   GeneralizedAlphaSparseMatrix(const GeneralizedAlphaSparseMatrix&) = delete;
   GeneralizedAlphaSparseMatrix& operator=(const GeneralizedAlphaSparseMatrix&) = delete;
 
-  /// Derivatives at (t, q) (colored differences of J: 3 + 2·colors model calls), assembly with
-  /// λ and β′, and the LU. False when a value is not finite or KLU finds the matrix singular;
-  /// pivotRatio() is then 0. Sizes: q, v nq; lambda nc.
-  bool factorize(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda, double beta_prime);
+  /// Derivatives at (t, q, v) (colored differences of J: 3 + 2·colors model calls; of h: 1 +
+  /// 2·bias colors more with a band), assembly with λ, β′ and γ′, and the LU. False when a value
+  /// is not finite or KLU finds the matrix singular; pivotRatio() is then 0. Sizes: q, v nq; lambda nc.
+  bool factorize(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda, double beta_prime,
+                 double gamma_prime);
   /// KLU's min |u_kk| / max |u_kk| of the last factorization (its crude reciprocal condition).
   double pivotRatio() const { return values_.allFinite() ? lu_->pivotRatio() : 0.0; }
   /// x ← A⁻¹ x, size nq + nc. Allocates nothing.
@@ -43,6 +46,8 @@ class GeneralizedAlphaSparseMatrix {
 
   long nonZeros() const { return static_cast<long>(row_index_.size()); }
   int colors() const { return derivatives_.colors(); }
+  /// Colors of ∂h/∂(q, q̇)'s band (0 when h is constant).
+  int biasColors() const { return derivatives_.biasColors(); }
   /// Model calls made by factorize() so far.
   long modelEvaluations() const { return derivatives_.modelEvaluations(); }
   /// Pivoting factorizations so far (the first and each fallback from a refactor).
@@ -59,6 +64,7 @@ class GeneralizedAlphaSparseMatrix {
   std::vector<long> mass_;                          // nq: the diagonal of M
   std::vector<long> jacobian_, jacobian_transpose_;  // per J entry: J (rows nq + i), −Jᵀ (columns nq + i)
   std::vector<long> hessian_;                        // per (row i, a, b) of pattern_i²: the K entry
+  std::vector<long> bias_;                           // per band slot (k·(2b + 1) + i − k + b): the entry, or −1
 };
 
 }  // namespace kktdae::detail

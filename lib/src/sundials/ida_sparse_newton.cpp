@@ -61,6 +61,13 @@ IdaSparseNewton::IdaSparseNewton(const ConstrainedSystem& system, bool ggl, cons
       }
     }
   }
+  const int band = d.biasBandwidth();  // ∂h/∂q and ∂h/∂v in F_v's rows: rows k − b … k + b of column k
+  for (int k = 0; k < nq_ && band >= 0; ++k) {
+    for (int i = std::max(0, k - band); i <= std::min(nq_ - 1, k + band); ++i) {
+      entries.emplace_back(k, nq_ + i);
+      entries.emplace_back(nq_ + k, nq_ + i);
+    }
+  }
   std::sort(entries.begin(), entries.end());
   entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
   column_start_.assign(static_cast<std::size_t>(n) + 1, 0);
@@ -110,6 +117,19 @@ IdaSparseNewton::IdaSparseNewton(const ConstrainedSystem& system, bool ggl, cons
         const auto slot = static_cast<std::size_t>(d.hessianStart(i) + a * size + b);
         hessian_v_rows_[slot] = at(nq_ + j, k);
         if (ggl) hessian_q_rows_[slot] = at(j, k);
+      }
+    }
+  }
+
+  if (band >= 0) {
+    const auto width = static_cast<std::size_t>(2 * band + 1);
+    bias_q_.assign(static_cast<std::size_t>(nq_) * width, -1);
+    bias_v_.assign(bias_q_.size(), -1);
+    for (int k = 0; k < nq_; ++k) {
+      for (int i = std::max(0, k - band); i <= std::min(nq_ - 1, k + band); ++i) {
+        const std::size_t slot = static_cast<std::size_t>(k) * width + static_cast<std::size_t>(i - k + band);
+        bias_q_[slot] = at(nq_ + i, k);
+        bias_v_[slot] = at(nq_ + i, nq_ + k);
       }
     }
   }
@@ -163,6 +183,17 @@ void IdaSparseNewton::assemble(double t, const double* y, const double* y_dot, d
     for (int p = 0; p < nnz_j_; ++p) {
       data[constraint_q_[static_cast<std::size_t>(p)]] += d.gammaQ()[p];
       data[constraint_v_[static_cast<std::size_t>(p)]] += d.gammaV()[p];
+    }
+  }
+
+  // ∂h/∂q and ∂h/∂v in F_v's rows (springs, dampers), where the model declares a band.
+  const int band = d.biasBandwidth();
+  for (int k = 0; k < nq_ && band >= 0; ++k) {
+    for (int i = std::max(0, k - band); i <= std::min(nq_ - 1, k + band); ++i) {
+      const std::size_t slot = static_cast<std::size_t>(k) * static_cast<std::size_t>(2 * band + 1) +
+                               static_cast<std::size_t>(i - k + band);
+      data[bias_q_[slot]] += d.biasQ(i, k);
+      data[bias_v_[slot]] += d.biasV(i, k);
     }
   }
 

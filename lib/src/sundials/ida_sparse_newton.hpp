@@ -12,11 +12,12 @@
 namespace kktdae::detail {
 
 /// G = ∂F/∂y + c ∂F/∂ẏ of ida_run.cpp's residual, y = (q, v, λ[, μ]), for models with a sparse
-/// J, a constant diagonal M, h independent of the state, no inputs and scleronomic φ:
+/// J, a constant diagonal M, h constant or with ∂h/∂(q, v) in a declared band
+/// (biasJacobianBandwidth()), no inputs and scleronomic φ:
 ///
-///     index-1            q            v               λ          GGL adds   μ
-///     F_q = q̇ − v       cI          −I                           + Σμᵢ Hᵢ   Jᵀ
-///     F_v = Mv̇ + h − Jᵀλ −ΣλᵢHᵢ      cM              −Jᵀ
+///     index-1            q                  v               λ          GGL adds   μ
+///     F_q = q̇ − v       cI                 −I                          + Σμᵢ Hᵢ   Jᵀ
+///     F_v = Mv̇ + h − Jᵀλ ∂h/∂q − ΣλᵢHᵢ     cM + ∂h/∂v      −Jᵀ
 ///     F_c = Jv̇ + γ       ∂(Jv̇)/∂q + ∂γ/∂q + 2α∂(Jv)/∂q + β²J,   ∂γ/∂v + (2α + c) J
 ///     GGL: F_φ̇ = Jv      ∂(Jv)/∂q     J;           F_φ = φ:   J
 ///
@@ -54,6 +55,7 @@ class IdaSparseNewton {
   std::vector<long> jt_lambda_, jt_mu_;                        // per J entry: F_v×λ (−Jᵀ), F_q×μ (Jᵀ)
   std::vector<long> constraint_q_, constraint_v_, position_q_; // per J entry: F_c×q, F_c×v, F_φ×q
   std::vector<long> hessian_v_rows_, hessian_q_rows_;          // per (row, a, b) of pattern_i²: F_v×q, F_q×q
+  std::vector<long> bias_q_, bias_v_;  // per band slot k·(2b + 1) + i − k + b: F_v×q (∂h/∂q), F_v×v (∂h/∂v)
 };
 
 }  // namespace kktdae::detail

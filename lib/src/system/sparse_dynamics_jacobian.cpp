@@ -10,7 +10,10 @@ namespace kktdae {
 std::string SparseDynamicsJacobian::unsupportedReason(const ConstrainedSystem& system) {
   if (system.jacobianNonZeros() <= 0) return system.name() + " has no sparse Jacobian";
   if (system.massStructure() != MassStructure::ConstantDiagonal) return system.name() + " has no constant diagonal M";
-  if (system.biasDependsOnState()) return system.name() + "'s h depends on (q, v) (biasDependsOnState())";
+  if (system.biasDependsOnState() && system.biasJacobianBandwidth() < 0) {
+    return system.name() + "'s h depends on (q, v) (biasDependsOnState()) without a declared band "
+                           "(biasJacobianBandwidth())";
+  }
   if (system.nu() > 0) return system.name() + " has inputs (their derivatives are not known)";
   if (system.isTimeDependent()) return system.name() + "'s constraints depend on time";
   return "";
@@ -77,6 +80,32 @@ SparseDynamicsJacobian::SparseDynamicsJacobian(const ConstrainedSystem& system, 
   gamma_q_ = Vector::Zero(nnz_);
   gamma_v_ = Vector::Zero(nnz_);
   hessian_ = Vector::Zero(hessian_start_.back());
+  if (system.biasDependsOnState()) {
+    bias_bandwidth_ = std::min(system.biasJacobianBandwidth(), nq_ - 1);
+    bias_colors_ = std::min(2 * bias_bandwidth_ + 1, nq_);
+    h0_ = Vector::Zero(nq_);
+    h1_ = Vector::Zero(nq_);
+    bias_q_ = Vector::Zero(static_cast<Eigen::Index>(nq_) * (2 * bias_bandwidth_ + 1));
+    bias_v_ = Vector::Zero(bias_q_.size());
+  }
+}
+
+void SparseDynamicsJacobian::biasBand(double t, ConstVectorRef q, ConstVectorRef v, bool in_q, Vector& out) {
+  const int b = bias_bandwidth_, width = 2 * b + 1;
+  auto step = [&](double x) { return options_.relative_step * std::max(1.0, std::abs(x)); };
+  for (int color = 0; color < bias_colors_; ++color) {
+    q_ = q;
+    v_ = v;
+    Vector& moved = in_q ? q_ : v_;
+    for (int k = color; k < nq_; k += width) moved[k] += step(moved[k]);
+    system_.bias(q_, v_, t, h1_);
+    ++model_evaluations_;
+    // Columns of one color are 2b + 1 apart: their bands [k − b, k + b] do not overlap.
+    for (int k = color; k < nq_; k += width) {
+      const double h = in_q ? q_[k] - q[k] : v_[k] - v[k];
+      for (int i = std::max(0, k - b); i <= std::min(nq_ - 1, k + b); ++i) out[bandIndex(i, k)] = (h1_[i] - h0_[i]) / h;
+    }
+  }
 }
 
 void SparseDynamicsJacobian::evaluate(double t, ConstVectorRef q, ConstVectorRef v, bool with_velocity) {
@@ -86,6 +115,12 @@ void SparseDynamicsJacobian::evaluate(double t, ConstVectorRef q, ConstVectorRef
   system_.constraintJacobianValues(q, t, j0_);
   system_.constraintBias(q, v, t, gamma0_);
   model_evaluations_ += 3;
+  if (bias_bandwidth_ >= 0) {
+    system_.bias(q, v, t, h0_);
+    ++model_evaluations_;
+    biasBand(t, q, v, true, bias_q_);
+    biasBand(t, q, v, false, bias_v_);
+  }
   auto step = [&](double x) { return options_.relative_step * std::max(1.0, std::abs(x)); };
   for (int color = 0; color < colors_; ++color) {
     q_ = q;

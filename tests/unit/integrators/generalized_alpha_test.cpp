@@ -15,6 +15,7 @@
 
 #include "../../support/pendulum_reference.hpp"
 #include "../../support/fitted_order.hpp"
+#include "../../support/recorded_states.hpp"
 #include "kktdae/kktdae.hpp"
 
 using namespace kktdae;
@@ -342,30 +343,12 @@ TEST_CASE("generalized-alpha and hht: the dense LU and the sparse KLU iteration 
           "[integrators][generalized_alpha]") {
   const PendulumChain chain(PendulumChainParams::uniform(10, 1.0, 0.1));
   for (Integrator integrator : {Integrator::GeneralizedAlpha, Integrator::Hht}) {
-    std::vector<Vector> trajectory[2];
-    Summary summaries[2];
-    const IterationMatrix matrices[] = {IterationMatrix::Dense, IterationMatrix::Sparse};
-    for (int m = 0; m < 2; ++m) {
-      SimulationOptions options = methodOptions(integrator, 0.01, 50);
-      options.generalized_alpha.iteration_matrix = matrices[m];
-      summaries[m] = simulate(chain, chain.initialState(0.3), options,
-                              [&](double, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) {
-                                Vector x(q.size() + v.size() + lambda.size());
-                                x << q, v, lambda;
-                                trajectory[m].push_back(x);
-                              });
-      INFO(summaries[m].message);
-      REQUIRE(summaries[m].ok());
-    }
-    REQUIRE(trajectory[0].size() == trajectory[1].size());
-    double worst = 0.0;
-    for (std::size_t k = 0; k < trajectory[0].size(); ++k) {
-      const Vector& a = trajectory[0][k];
-      const Vector& b = trajectory[1][k];
-      for (Eigen::Index i = 0; i < a.size(); ++i) {
-        worst = std::max(worst, std::abs(a[i] - b[i]) / std::max(1.0, std::abs(a[i])));
-      }
-    }
+    SimulationOptions options = methodOptions(integrator, 0.01, 50);
+    const testing::DenseAndSparseRuns runs = testing::runDenseAndSparse(chain, chain.initialState(0.3), options);
+    INFO(runs.messages());
+    REQUIRE(runs.ok());
+    const Summary* summaries = runs.summaries;
+    const double worst = runs.worstDifference();
     INFO(toString(integrator) << ": dense " << summaries[0].rhs_evaluations << " model evaluations, sparse "
                               << summaries[1].rhs_evaluations << "; notes: " << summaries[1].notes);
     CHECK(worst <= 1e-10);

@@ -6,6 +6,7 @@
 #include "../../../lib/src/sundials/ida_sparse_newton.hpp"
 #include "kktdae/models/particle_system.hpp"
 #include "kktdae/models/pendulum_chain.hpp"
+#include "kktdae/models/spring_chain.hpp"
 #include "kktdae/simulate/simulate.hpp"
 #include "support/test_models.hpp"
 
@@ -39,6 +40,24 @@ Vector residual(const ConstrainedSystem& system, bool ggl, const Stabilization& 
   return F;
 }
 
+/// ∂F/∂y + c ∂F/∂ẏ by central differences of residual(): the reference for IDA's Newton matrix.
+Matrix residualJacobian(const ConstrainedSystem& system, bool ggl, const Stabilization& stab, double t, const Vector& y,
+                        const Vector& y_dot, double c) {
+  const Eigen::Index n = y.size();
+  Matrix reference(n, n);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const double h = 1e-6;
+    Vector yp = y, ym = y, dp = y_dot, dm = y_dot;
+    yp[k] += h;
+    ym[k] -= h;
+    dp[k] += h;
+    dm[k] -= h;
+    reference.col(k) = (residual(system, ggl, stab, t, yp, y_dot) - residual(system, ggl, stab, t, ym, y_dot)) / (2 * h) +
+                       c * (residual(system, ggl, stab, t, y, dp) - residual(system, ggl, stab, t, y, dm)) / (2 * h);
+  }
+  return reference;
+}
+
 Matrix denseFrom(detail::IdaSparseNewton& newton, int n, double t, const Vector& y, const Vector& y_dot, double c) {
   std::vector<sunindextype> column_start(static_cast<std::size_t>(n) + 1), row_index(static_cast<std::size_t>(newton.nonZeros()));
   std::vector<double> data(static_cast<std::size_t>(newton.nonZeros()));
@@ -69,22 +88,64 @@ TEST_CASE("large solvers: IDA's sparse Newton matrix equals finite differences o
     const Vector y_dot = testing::randomVector(rng, n, 1.0);
     const double c = 37.0;
     const Matrix G = denseFrom(newton, n, 0.2, y, y_dot, c);
-    // Central differences of F along y (and ẏ, times c): the reference.
-    Matrix reference(n, n);
-    for (int k = 0; k < n; ++k) {
-      const double h = 1e-6;
-      Vector yp = y, ym = y, dp = y_dot, dm = y_dot;
-      yp[k] += h;
-      ym[k] -= h;
-      dp[k] += h;
-      dm[k] -= h;
-      reference.col(k) = (residual(system, ggl, stab, 0.2, yp, y_dot) - residual(system, ggl, stab, 0.2, ym, y_dot)) / (2 * h) +
-                         c * (residual(system, ggl, stab, 0.2, y, dp) - residual(system, ggl, stab, 0.2, y, dm)) / (2 * h);
-    }
+    const Matrix reference = residualJacobian(system, ggl, stab, 0.2, y, y_dot, c);
     INFO((ggl ? "ggl" : "index-1") << ": max |G - FD| = " << (G - reference).cwiseAbs().maxCoeff());
     // Forward differences inside the curvature blocks: O(√eps) relative.
     CHECK((G - reference).cwiseAbs().maxCoeff() < 1e-6 * (1.0 + reference.cwiseAbs().maxCoeff()));
     CHECK(newton.colors() <= 9);  // 3D chain plus a slider: a handful, independent of length
+  }
+}
+
+TEST_CASE("large solvers: IDA's sparse Newton matrix with a spring chain's banded dh/dq and dh/dv equals finite "
+          "differences of the residual, and sparse IDA follows dense IDA",
+          "[sundials][sparse][stiff]") {
+  SpringChainParams params;
+  params.chain = PendulumChainParams::uniform(5, 1.0, 0.2);
+  params.joint_stiffness = 50.0;
+  params.joint_damping = 2.0;
+  const SpringChain system(params);
+  const int nq = system.nq(), nc = system.nc();
+  std::mt19937_64 rng(6);
+  for (bool ggl : {false, true}) {
+    const Stabilization stab = ggl ? Stabilization::none() : Stabilization::baumgarte(3.0, 7.0);
+    detail::IdaSparseNewton newton(system, ggl, stab);
+    const int n = 2 * nq + (ggl ? 2 : 1) * nc;
+    // Near the straight chain (the joint angles stay away from ±π), moving.
+    Vector y = testing::randomVector(rng, n, 1.0);
+    y.head(nq) = system.initialState(0.3).q + testing::randomVector(rng, nq, 0.03);
+    const Vector y_dot = testing::randomVector(rng, n, 1.0);
+    const double c = 37.0;
+    const Matrix G = denseFrom(newton, n, 0.2, y, y_dot, c);
+    const Matrix reference = residualJacobian(system, ggl, stab, 0.2, y, y_dot, c);
+    INFO((ggl ? "ggl" : "index-1") << ": max |G - FD| = " << (G - reference).cwiseAbs().maxCoeff() << " of "
+                                   << reference.cwiseAbs().maxCoeff());
+    // Forward differences inside the curvature and band blocks: O(√eps) relative (the springs'
+    // k/L² ~ 1e3 sets the scale; a missing ∂h/∂q is O(1) of it).
+    CHECK((G - reference).cwiseAbs().maxCoeff() < 1e-6 * (1.0 + reference.cwiseAbs().maxCoeff()));
+  }
+  for (Integrator integrator : {Integrator::IdaGgl, Integrator::IdaIndex1}) {
+    INFO(toString(integrator));
+    SimulationOptions options;
+    options.integrator = integrator;
+    options.dt = 0.01;
+    options.steps = 30;
+    options.adaptive.rtol = 1e-8;
+    options.adaptive.atol = 1e-10;
+    if (integrator != Integrator::IdaGgl) options.stabilization = Stabilization::critical(10.0);
+    State ends[2];
+    Summary summaries[2];
+    const NewtonLinearSolver solvers[] = {NewtonLinearSolver::Dense, NewtonLinearSolver::Sparse};
+    for (int s = 0; s < 2; ++s) {
+      options.adaptive.linear_solver = solvers[s];
+      summaries[s] = simulate(system, system.initialState(0.3), options,
+                              [&](double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef) { ends[s] = {t, q, v}; });
+      INFO(summaries[s].message);
+      REQUIRE(summaries[s].ok());
+    }
+    CHECK(summaries[1].linear_solver == "sparse");
+    // Both solve the same problem to rtol 1e-8: 1000·rtol, the suite's rule.
+    CHECK((ends[1].q - ends[0].q).lpNorm<Eigen::Infinity>() < 1e-5);
+    CHECK(summaries[1].steps <= summaries[0].steps * 3 / 2);
   }
 }
 

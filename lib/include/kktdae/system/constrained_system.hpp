@@ -111,6 +111,11 @@ class ConstrainedSystem {
   /// constant (gravity and constant forces on point masses) returns false, which lets the sparse
   /// IDA Newton matrix (NewtonLinearSolver::Sparse) leave ∂h/∂q and ∂h/∂q̇ out.
   virtual bool biasDependsOnState() const { return true; }
+  /// The band of ∂h/∂q and ∂h/∂q̇ when h depends on the state: both are zero wherever
+  /// |row − column| > biasJacobianBandwidth() (a chain whose joint forces couple only
+  /// neighbouring particles). −1, the default, means unknown (possibly dense): the sparse
+  /// Newton matrices (SparseDynamicsJacobian) then refuse a model with biasDependsOnState().
+  virtual int biasJacobianBandwidth() const { return -1; }
 
   /// True when φ depends on t explicitly (driven joints, prescribed motion). Informational (for
   /// reports and integrator choices); correctness never depends on it.
