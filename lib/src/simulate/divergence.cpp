@@ -86,6 +86,18 @@ DivergenceVerdict DivergenceRule::test(double q_inf, const KktWorkspace& ws) con
   // Some row further than the limit is the same test as the farthest row further than it; the
   // bound settles most rows without their norm, the exact quotient decides the rest.
   const double half_limit = 0.5 * manifold_limit_;
+  if (!ws.sparse && ws.J.cols() > 0) {
+    // The dense rows' usual case inline: a row whose first entry settles it (rowWithinLimit's
+    // first test) costs a load, a product and a compare; the others take the general path.
+    const double* const phi = ws.phi.data();
+    const double* const first = ws.J.data();  // column-major: J(i, 0) is first[i]
+    for (Eigen::Index i = 0; i < ws.nc; ++i) {
+      if (std::abs(phi[i]) <= half_limit * std::abs(first[i])) continue;
+      if (rowWithinLimit(ws, i, half_limit)) continue;
+      if (rowDistance(ws, i) > manifold_limit_) return DivergenceVerdict::OffManifold;
+    }
+    return DivergenceVerdict::Plausible;
+  }
   for (Eigen::Index i = 0; i < ws.nc; ++i) {
     if (rowWithinLimit(ws, i, half_limit)) continue;
     if (rowDistance(ws, i) > manifold_limit_) return DivergenceVerdict::OffManifold;
