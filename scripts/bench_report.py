@@ -51,6 +51,19 @@ DENSE_OURS = "step/semi_implicit/schur/dense"
 MUJOCO_MAXIMAL = "mujoco_step/maximal"
 # The library's KktOptions::sparse_min_coordinates (lib/include/kktdae/kkt/kkt_options.hpp) and a
 # chain's coordinates per link (a point mass in 3-D).
+# Measured once by hand (issue 22), not by this script: kept in the report's machine section.
+NO_NATIVE_NOTE = (
+    '- Why no -march=native: measured once (2026-12-01, load average 13, not by this script) on'
+    " this machine (icelake-server: AVX-512, FMA), the library's semi-implicit Schur step built"
+    ' Release + `-march=native` against Release, the same driver side by side, three rounds of '
+    '5 repetitions: native / release 0.88–1.13 at N = 2, 0.94–1.17 at N = 10, 0.92–1.34 at N = '
+    '1000 (medians 0.91, 0.97, 1.09): nothing above the noise. The results change in round-off '
+    '(GCC contracts a·b + c into FMAs): after 4000 steps of the double pendulum 8 of its 12 fin'
+    "al coordinates and velocities differ, by up to 3e-10, so seed 000's metrics.json cannot be"
+    ' promised its bytes (the app itself was not built native). No build option offers it (docs'
+    '/performance-profile.md, the app section).'
+)
+
 def _library_sparse_min_coordinates():
     header = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib", "include", "kktdae", "kkt",
                           "kkt_options.hpp")
@@ -150,6 +163,7 @@ def machine_description(context):
         f"{', '.join(f'{x:.2f}' for x in load) if load else 'unknown'}",
         f"- kktdae built Release (-O3 -DNDEBUG, no -march=native); Google Benchmark library build type: "
         f"`{context.get('library_build_type', '?')}` (Debian's package; it times our code, it is not timed)",
+        NO_NATIVE_NOTE,
     ]
     return lines
 

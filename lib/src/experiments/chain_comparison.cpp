@@ -1,6 +1,31 @@
 #include "kktdae/experiments/chain_comparison.hpp"
 
 namespace kktdae {
+namespace {
+
+// The chapter's observer as an object: the fixed-step driver calls it directly, and one pass
+// over the state feeds both the metrics and the trace.
+class ChainRunObserver final : public StateObserver {
+ public:
+  ChainRunObserver(const PendulumChain& chain, ChainTrace* trace, const Observer& also_observe)
+      : chain_(chain), metrics_(chain), trace_(trace), also_observe_(also_observe) {}
+
+  void observe(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) override {
+    const ChainStateMeasures measures = measureChainState(chain_, q, v, t);
+    metrics_.observe(measures);
+    if (trace_ != nullptr) trace_->append(t, measures);
+    if (also_observe_) also_observe_(t, q, v, lambda);
+  }
+  ChainRunMetrics metrics() const { return metrics_.metrics(); }
+
+ private:
+  const PendulumChain& chain_;
+  ChainMetricsObserver metrics_;
+  ChainTrace* trace_;
+  const Observer& also_observe_;
+};
+
+}  // namespace
 
 std::vector<ChainModeResult> runChainComparison(const PendulumChain& chain, const State& initial,
                                                 const std::vector<ChainMode>& modes,
@@ -15,17 +40,10 @@ std::vector<ChainModeResult> runChainComparison(const PendulumChain& chain, cons
     SimulationOptions run_options = options;
     run_options.stabilization = mode.stabilization;
     run_options.observe_every = 1;
-    ChainMetricsObserver metrics(chain);
     if (record_trace) result.trace.reserve(static_cast<std::size_t>(options.gridSteps(initial.t)) + 1);
-    result.summary = simulate(chain, initial, run_options,
-                              [&](double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) {
-                                // One pass over the state feeds both the metrics and the trace.
-                                const ChainStateMeasures measures = measureChainState(chain, q, v, t);
-                                metrics.observe(measures);
-                                if (record_trace) result.trace.append(t, measures);
-                                if (also_observe) also_observe(t, q, v, lambda);
-                              });
-    result.metrics = metrics.metrics();
+    ChainRunObserver observer(chain, record_trace ? &result.trace : nullptr, also_observe);
+    result.summary = simulate(chain, initial, run_options, observer);
+    result.metrics = observer.metrics();
     results.push_back(std::move(result));
   }
   return results;

@@ -86,6 +86,24 @@ DivergenceVerdict DivergenceRule::test(double q_inf, const KktWorkspace& ws) con
   // Some row further than the limit is the same test as the farthest row further than it; the
   // bound settles most rows without their norm, the exact quotient decides the rest.
   const double half_limit = 0.5 * manifold_limit_;
+  if (!ws.sparse) {
+    // rowWithinLimit's dense loop inline, with the layout read once for all rows: at a two-link
+    // chain the per-row call and its sparse branch cost more than the test itself.
+    const Eigen::Index columns = ws.J.cols();
+    const Eigen::Index stride = ws.J.rows();  // column-major: a row's entries are nc apart
+    for (Eigen::Index i = 0; i < ws.nc; ++i) {
+      const double phi = std::abs(ws.phi[i]);
+      const double* entry = ws.J.data() + i;
+      if (columns > 0 && phi <= half_limit * std::abs(*entry)) continue;  // the usual case at once
+      bool within = false;
+      for (Eigen::Index j = 1; j < columns && !within; ++j) {
+        entry += stride;
+        within = phi <= half_limit * std::abs(*entry);
+      }
+      if (!within && rowDistance(ws, i) > manifold_limit_) return DivergenceVerdict::OffManifold;
+    }
+    return DivergenceVerdict::Plausible;
+  }
   for (Eigen::Index i = 0; i < ws.nc; ++i) {
     if (rowWithinLimit(ws, i, half_limit)) continue;
     if (rowDistance(ws, i) > manifold_limit_) return DivergenceVerdict::OffManifold;

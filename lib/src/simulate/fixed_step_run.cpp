@@ -9,7 +9,7 @@
 namespace kktdae::detail {
 
 Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
-                          const Observer& observer) {
+                          StateObserver* observer) {
   FixedStepperSetup setup;
   setup.integrator = options.integrator;
   setup.stabilization = options.stabilization;
@@ -81,9 +81,9 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
         if (!stepped.ok()) return stepFailure(stepped, k, t_before, "in an inner stage of the step");
       }
       state.t = t_after;
-      // One pass over q gives both its finiteness and the ‖q‖∞ the divergence rule needs.
-      double q_inf = finiteMaxAbs(state.q);
-      if (std::isnan(q_inf) || !allFinite(state.v)) {
+      // One pass over q and q̇ gives their finiteness and the ‖q‖∞ the divergence rule needs.
+      double q_inf = finiteMaxAbs(state.q, state.v);
+      if (std::isnan(q_inf)) {
         summary.failed_step = k;
         return recorder.finish(RunStatus::NonFiniteState, "non-finite state after step " + std::to_string(k) +
                                                               " (t = " + formatDouble(state.t) +

@@ -2,7 +2,7 @@
 
 namespace kktdae::detail {
 
-RunRecorder::RunRecorder(const ConstrainedSystem& system, const SimulationOptions& options, const Observer& observer,
+RunRecorder::RunRecorder(const ConstrainedSystem& system, const SimulationOptions& options, StateObserver* observer,
                          const State& initial)
     : system_(system),
       observer_(observer),

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 #include "kktdae/core/checks.hpp"
 #include "kktdae/simulate/simulate.hpp"
@@ -15,10 +16,32 @@
 
 namespace kktdae::detail {
 
+/// An Observer behind the StateObserver interface (what the recorder calls).
+class FunctionObserver final : public StateObserver {
+ public:
+  explicit FunctionObserver(const Observer& f) : f_(f) {}
+  void observe(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) override { f_(t, q, v, lambda); }
+  /// nullptr for an empty Observer, else this.
+  StateObserver* ifSet() { return f_ ? this : nullptr; }
+
+ private:
+  const Observer& f_;
+};
+
 class RunRecorder {
  public:
-  RunRecorder(const ConstrainedSystem& system, const SimulationOptions& options, const Observer& observer,
+  /// `observer` may be nullptr (nothing observes); it must outlive the recorder.
+  RunRecorder(const ConstrainedSystem& system, const SimulationOptions& options, StateObserver* observer,
               const State& initial);
+  /// The same with an Observer (empty: nothing observes).
+  RunRecorder(const ConstrainedSystem& system, const SimulationOptions& options, const Observer& observer,
+              const State& initial)
+      : RunRecorder(system, options, static_cast<StateObserver*>(nullptr), initial) {
+    adapter_.emplace(observer);
+    observer_ = adapter_->ifSet();
+  }
+  RunRecorder(const RunRecorder&) = delete;  // observer_ may point into adapter_
+  RunRecorder& operator=(const RunRecorder&) = delete;
 
   /// The driver is now on step (or output interval) k: what a failure, a warning or an exception
   /// is attributed to. 0 is the initial state.
@@ -46,9 +69,9 @@ class RunRecorder {
                double rcond) {
     track(t, ws, rcond);
     ++summary_.outputs;
-    if (observer_) {
+    if (observer_ != nullptr) {
       in_observer_ = true;
-      observer_(t, q, v, lambda);
+      observer_->observe(t, q, v, lambda);
       in_observer_ = false;
     }
   }
@@ -103,7 +126,8 @@ class RunRecorder {
   void countViolationWarning(double t);
 
   const ConstrainedSystem& system_;
-  const Observer& observer_;
+  StateObserver* observer_;
+  std::optional<FunctionObserver> adapter_;  // set by the Observer constructor
   const AccelerationFunction* acceleration_ = nullptr;
   const std::atomic<bool>* interrupt_ = nullptr;
   DivergenceRule divergence_;
@@ -130,7 +154,7 @@ bool projectInitialState(const ConstrainedSystem& system, State& state, const Si
 
 /// The drivers, one per family (simulate() dispatches).
 Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
-                          const Observer& observer);
+                          StateObserver* observer);
 Summary simulateCvode(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
                       const Observer& observer);
 Summary simulateIda(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,

@@ -40,4 +40,16 @@ inline double finiteMaxAbs(const Vector& q) {
   return probe == 0.0 ? largest : std::numeric_limits<double>::quiet_NaN();
 }
 
+/// finiteMaxAbs(q) and allFinite(v) in one pass: ‖q‖∞ when every entry of q and v is finite,
+/// NaN otherwise (q̇ has q's size in every model; a different size takes two passes).
+inline double finiteMaxAbs(const Vector& q, const Vector& v) {
+  if (v.size() != q.size()) return allFinite(v) ? finiteMaxAbs(q) : std::numeric_limits<double>::quiet_NaN();
+  double probe = 0.0, largest = 0.0;
+  for (Eigen::Index i = 0; i < q.size(); ++i) {
+    probe += (q[i] - q[i]) + (v[i] - v[i]);
+    largest = std::max(largest, std::abs(q[i]));
+  }
+  return probe == 0.0 ? largest : std::numeric_limits<double>::quiet_NaN();
+}
+
 }  // namespace kktdae::detail

@@ -85,8 +85,13 @@ long SimulationOptions::gridSteps(double t0) const {
   return count;
 }
 
-Summary simulate(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
-                 const Observer& observer) {
+namespace {
+
+// Both simulate() overloads: `observer` is what the adaptive drivers call; the fixed-step driver
+// calls `object` when given (the StateObserver overload, whose `observer` forwards to it) and
+// `observer` behind the StateObserver interface otherwise.
+Summary simulateChecked(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
+                        const Observer& observer, StateObserver* object) {
   options.validate();
   checkDimensions(system);
   checkStateSizes(system, initial.q, initial.v);
@@ -112,8 +117,11 @@ Summary simulate(const ConstrainedSystem& system, const State& initial, const Si
       case Integrator::IdaIndex1:
       case Integrator::IdaGgl:
         return detail::simulateIda(system, initial, options, observer);
-      default:
-        return detail::simulateFixedStep(system, initial, options, observer);
+      default: {
+        if (object != nullptr) return detail::simulateFixedStep(system, initial, options, object);
+        detail::FunctionObserver adapter(observer);
+        return detail::simulateFixedStep(system, initial, options, adapter.ifSet());
+      }
     }
   } catch (const std::invalid_argument&) {
     throw;  // a programming error in the call, reported as such
@@ -129,6 +137,22 @@ Summary simulate(const ConstrainedSystem& system, const State& initial, const Si
     summary.message = std::string("the run could not be set up: ") + error.what();
     return summary;
   }
+}
+
+}  // namespace
+
+Summary simulate(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
+                 const Observer& observer) {
+  return simulateChecked(system, initial, options, observer, nullptr);
+}
+
+Summary simulate(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
+                 StateObserver& observer) {
+  // Small enough for std::function's in-place storage: no allocation.
+  const Observer forward = [&observer](double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) {
+    observer.observe(t, q, v, lambda);
+  };
+  return simulateChecked(system, initial, options, forward, &observer);
 }
 
 }  // namespace kktdae

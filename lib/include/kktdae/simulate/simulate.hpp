@@ -15,6 +15,7 @@
 #include "kktdae/integrators/rattle_options.hpp"
 #include "kktdae/simulate/divergence.hpp"
 #include "kktdae/simulate/events.hpp"
+#include "kktdae/simulate/state_observer.hpp"
 #include "kktdae/simulate/summary.hpp"
 #include "kktdae/stabilization/projection.hpp"
 
@@ -100,5 +101,12 @@ inline double SimulationOptions::gridTime(double t0, long k) const {
 /// inputs without inputMap(), a diagonal mass without massDiagonal()).
 Summary simulate(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
                  const Observer& observer = {});
+
+/// simulate() with an observer object: observer.observe() is called where an Observer would be,
+/// with the same arguments, results and failure handling; the fixed-step driver calls it
+/// directly (no std::function), the adaptive ones through an Observer that forwards to it.
+/// Throws as simulate() does.
+Summary simulate(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
+                 StateObserver& observer);
 
 }  // namespace kktdae
