@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 
 #include "all_finite.hpp"
 #include "condition_estimate.hpp"
@@ -163,8 +164,10 @@ std::uint64_t formRightHandSide(const double (&J_free_acceleration)[n], const St
     b[i] = -(J_free_acceleration[i] + gamma[i]);
     target[i] = -gamma[i];
     if (baumgarte) {
-      b[i] -= damping * phi_dot[i] + stiffness * phi[i];
-      target[i] -= damping * phi_dot[i] + stiffness * phi[i];
+      // Once into a local: b and target are stores the compiler cannot prove apart from φ, φ̇.
+      const double stabilization_term = damping * phi_dot[i] + stiffness * phi[i];
+      b[i] -= stabilization_term;
+      target[i] -= stabilization_term;
     }
     carries |= finiteCarry(gamma[i]) | finiteCarry(phi[i]) | finiteCarry(phi_dot[i]);
   }
@@ -174,7 +177,7 @@ std::uint64_t formRightHandSide(const double (&J_free_acceleration)[n], const St
 /// From A = J M⁻¹ Jᵀ and b (ws.schur_rhs) on: Cholesky, the condition estimate, λ into ws.lambda
 /// and q̈ = (Jᵀλ + f) / m into ws.qdd and, when `qdd_copy` is not null, also there (the caller's
 /// vector, so that it needs no second pass). False where solveSchurSmall() says.
-template <int n>
+template <int n, int fixed_nq>
 bool factorizeAndSolve(const Small<n>& A, const KktOptions& options, KktWorkspace& ws, double* qdd_copy,
                        double& rcond) {
   Small<n> L;
@@ -213,7 +216,7 @@ bool factorizeAndSolve(const Small<n>& A, const KktOptions& options, KktWorkspac
   choleskySolveInPlace<n>(L, lambda);
 
   // q̈ = (Jᵀλ + f) / m, divided rather than multiplied by 1/m, as seed 000 does.
-  const int nq = ws.nq;
+  const int nq = fixed_nq > 0 ? fixed_nq : ws.nq;
   const double* J = ws.J.data();
   const double* force = ws.force.data();
   double* qdd = ws.qdd.data();
@@ -265,7 +268,7 @@ bool solveSmall(const Stabilization& stabilization, const KktOptions& options, K
   carries |= formRightHandSide<n>(J_free_acceleration, stabilization, ws);
   outputs_finite = carriesFinite(carries);
   if (!outputs_finite) return false;
-  return factorizeAndSolve<n>(A, options, ws, nullptr, rcond);
+  return factorizeAndSolve<n, 0>(A, options, ws, nullptr, rcond);
 }
 
 /// A diagonal M from the model into ws (mass_diagonal, inverse_mass_diagonal), unless it is a
@@ -284,11 +287,11 @@ bool refreshDiagonalMass(const ConstrainedSystem& system, ConstVectorRef q, KktW
 /// the coordinates that forms f = −h, φ̇ = J q̇ + ∂φ/∂t, A and J M⁻¹ f and checks every number it
 /// reads, then factorizeAndSolve(). The sums are those of evaluateModelTerms(),
 /// constraintRate() and solveSmall(), each in its own order, so the bits are theirs.
-template <int n>
+template <int n, int fixed_nq>
 bool solveWhole(const ConstrainedSystem& system, double t, ConstVectorRef q, ConstVectorRef v,
                 const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws, VectorRef qdd_out,
                 KktResult& result) {
-  const int nq = ws.nq;
+  const int nq = fixed_nq > 0 ? fixed_nq : ws.nq;
   if (q.size() != nq || v.size() != nq || qdd_out.size() != nq) return false;  // the general path throws
   const double* x = q.data();
   const double* w = v.data();
@@ -332,7 +335,7 @@ bool solveWhole(const ConstrainedSystem& system, double t, ConstVectorRef q, Con
   if (!carriesFinite(carries)) return false;  // the general path names the output
 
   double rcond = 1.0;
-  if (!factorizeAndSolve<n>(A, options, ws, qdd_out.data(), rcond)) return false;
+  if (!factorizeAndSolve<n, fixed_nq>(A, options, ws, qdd_out.data(), rcond)) return false;
   result.status = KktStatus::Ok;
   result.rcond = rcond;
   result.offending_rows.clear();
@@ -350,6 +353,19 @@ void constraintRate(const double* J, const double* v, int nq, const double* phi_
     for (int i = 0; i < n; ++i) sums[i] += J[i + k * n] * v[k];
   }
   for (int i = 0; i < n; ++i) phi_dot[i] = sums[i] + phi_t[i];
+}
+
+/// nq = 1 … kSmallSchurMaxFixedCoordinates get a solveWhole() with nq fixed at compile time
+/// (loops over the coordinates unrolled, J's columns at constant offsets); 0 stands for any nq.
+constexpr int kSmallSchurMaxFixedCoordinates = 12;
+using FixedSizes = std::make_integer_sequence<int, kSmallSchurMaxFixedCoordinates + 1>;
+
+/// solveWhole<n, nq> for a fixed nq in `sizes`, else solveWhole<n, 0> (nq at run time).
+template <int n, int... sizes>
+SmallSchurSolver wholeSolverFor(int nq, std::integer_sequence<int, sizes...>) {
+  SmallSchurSolver solver = &solveWhole<n, 0>;
+  ((nq == sizes ? (solver = &solveWhole<n, sizes>, 0) : 0), ...);
+  return solver;
 }
 
 }  // namespace
@@ -394,10 +410,10 @@ SmallSchurSolver smallSchurSolverFor(const Stabilization& stabilization, const K
   // Inputs (nu > 0) need S and Sᵀu, which only the general evaluation forms.
   if (options.form != KktForm::Schur || ws.nu != 0 || !smallSchurTakes(stabilization, ws)) return nullptr;
   switch (ws.nc) {
-    case 1: return &solveWhole<1>;
-    case 2: return &solveWhole<2>;
-    case 3: return &solveWhole<3>;
-    case 4: return &solveWhole<4>;
+    case 1: return wholeSolverFor<1>(ws.nq, FixedSizes{});
+    case 2: return wholeSolverFor<2>(ws.nq, FixedSizes{});
+    case 3: return wholeSolverFor<3>(ws.nq, FixedSizes{});
+    case 4: return wholeSolverFor<4>(ws.nq, FixedSizes{});
     default: return nullptr;
   }
 }
