@@ -6,6 +6,7 @@
 #include "kktdae/core/checks.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace kktdae::detail {
@@ -85,12 +86,23 @@ KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVec
   Eigen::Map<Vector> no_values(nullptr, 0);
   ModelTermsOutput terms{ws.h, ws.phi, ws.J, no_values, ws.gamma, ws.phi_t};
   system.evaluateTerms(q, v, t, terms);
+  // The finiteness carries (all_finite.hpp) of f, φ, γ and φ̇, gathered where they are written
+  // or read anyway; J's finiteness comes separately (a pass over the dense J, or the sparse
+  // path's evaluateJacobian()). One test instead of checkModelOutputs()'s five passes, which
+  // then runs only to name the culprit.
+  std::uint64_t carries = 0;
+  double* force = ws.force.data();
   if (ws.nu > 0) {
     system.inputMap(q, t, ws.S);
     ws.force.noalias() = ws.S.transpose() * u;
     ws.force -= ws.h;
+    for (int k = 0; k < ws.nq; ++k) carries |= finiteCarry(force[k]);
   } else {
-    ws.force = -ws.h;
+    const double* h = ws.h.data();
+    for (int k = 0; k < ws.nq; ++k) {  // f = −h, as ws.force = -ws.h
+      force[k] = -h[k];
+      carries |= finiteCarry(force[k]);
+    }
   }
   bool jacobian_finite = true;
   if (ws.sparse) {
@@ -102,9 +114,17 @@ KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVec
   }
 
   if (check == OutputCheck::Deferred) return {};  // the small Schur solve checks and forms the target
-  if (KktResult checked = checkModelOutputs(ws, jacobian_finite); !checked.ok()) return checked;
+  const double* phi = ws.phi.data();
+  const double* gamma = ws.gamma.data();
+  const double* phi_dot = ws.phi_dot.data();
+  double* target = ws.constraint_target.data();
+  for (int i = 0; i < ws.nc; ++i) {  // −γ, as ws.constraint_target = -ws.gamma
+    target[i] = -gamma[i];
+    carries |= finiteCarry(phi[i]) | finiteCarry(gamma[i]) | finiteCarry(phi_dot[i]);
+  }
+  if (!ws.sparse) jacobian_finite = allFinite(ws.J);
+  if (!carriesFinite(carries) || !jacobian_finite) return checkModelOutputs(ws, jacobian_finite);
 
-  ws.constraint_target = -ws.gamma;
   subtractStabilizationTerms(stabilization, ws.phi, ws.phi_dot, ws.constraint_target);
   return {};
 }

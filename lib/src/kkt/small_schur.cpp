@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 
 #include "all_finite.hpp"
 #include "condition_estimate.hpp"
@@ -144,39 +145,13 @@ double inverseOneNormExact2(const Small<2>& L) {
   return std::max(first_norm, second_norm);
 }
 
-/// The solve for nc = n; false where solveSchurSmall() says. `outputs_finite` is false when a
-/// model output it reads (f, J, γ, φ, φ̇) is NaN or ±∞: then nothing else is to be trusted.
+/// b = −(J M⁻¹ f + γ) − (2α φ̇ + β² φ) into ws.schur_rhs, and constraint_target = −γ − (2α φ̇ +
+/// β² φ), which evaluateModelTerms leaves to the small path (OutputCheck::Deferred): the
+/// operations of subtractStabilizationTerms() (Baumgarte or none; soft constraints never come
+/// here) inline. Returns the finiteness carries of γ, φ and φ̇, which it reads anyway.
 template <int n>
-bool solveSmall(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws, double& rcond,
-                bool& outputs_finite) {
-  const int nq = ws.nq;
-  const double* J = ws.J.data();  // column-major: J(i, k) = J[i + k n]
-  const double* inverse_mass = ws.inverse_mass_diagonal.data();
-  const double* force = ws.force.data();
-
-  // One pass over the coordinates for A = J (M⁻¹Jᵀ) and J M⁻¹ f; each entry is still summed
-  // over k in index order, from zero, with M⁻¹Jᵀ and M⁻¹f formed entry by entry as the general
-  // path stores them. The model's outputs are checked for NaN/Inf here, where they are read
-  // anyway, instead of in evaluateModelTerms' separate passes (all_finite.hpp's carries, one
-  // test after the loops).
-  Small<n> A = {};
-  double J_free_acceleration[n] = {};
-  std::uint64_t carries = 0;
-  for (int k = 0; k < nq; ++k) {
-    const double* J_k = J + k * n;  // column k of J
-    carries |= finiteCarry(force[k]);
-    for (int i = 0; i < n; ++i) carries |= finiteCarry(J_k[i]);
-    double inverse_mass_jt[n];
-    for (int j = 0; j < n; ++j) inverse_mass_jt[j] = inverse_mass[k] * J_k[j];
-    const double free_acceleration = inverse_mass[k] * force[k];
-    for (int i = 0; i < n; ++i) {
-      for (int j = 0; j < n; ++j) A[i][j] += J_k[i] * inverse_mass_jt[j];
-      J_free_acceleration[i] += J_k[i] * free_acceleration;
-    }
-  }
-  // b = −(J M⁻¹ f + γ) − (2α φ̇ + β² φ), and constraint_target = −γ − (2α φ̇ + β² φ), which
-  // evaluateModelTerms leaves to this loop (OutputCheck::Deferred): the operations of
-  // subtractStabilizationTerms() (Baumgarte or none; soft constraints never come here) inline.
+std::uint64_t formRightHandSide(const double (&J_free_acceleration)[n], const Stabilization& stabilization,
+                                KktWorkspace& ws) {
   const double* gamma = ws.gamma.data();
   const double* phi = ws.phi.data();
   const double* phi_dot = ws.phi_dot.data();
@@ -184,18 +159,27 @@ bool solveSmall(const Stabilization& stabilization, const KktOptions& options, K
   double* target = ws.constraint_target.data();
   const bool baumgarte = stabilization.kind == Stabilization::Kind::Baumgarte;
   const double damping = 2.0 * stabilization.alpha, stiffness = stabilization.beta * stabilization.beta;
+  std::uint64_t carries = 0;
   for (int i = 0; i < n; ++i) {
     b[i] = -(J_free_acceleration[i] + gamma[i]);
     target[i] = -gamma[i];
     if (baumgarte) {
-      b[i] -= damping * phi_dot[i] + stiffness * phi[i];
-      target[i] -= damping * phi_dot[i] + stiffness * phi[i];
+      // Once into a local: b and target are stores the compiler cannot prove apart from φ, φ̇.
+      const double stabilization_term = damping * phi_dot[i] + stiffness * phi[i];
+      b[i] -= stabilization_term;
+      target[i] -= stabilization_term;
     }
     carries |= finiteCarry(gamma[i]) | finiteCarry(phi[i]) | finiteCarry(phi_dot[i]);
   }
-  outputs_finite = carriesFinite(carries);
-  if (!outputs_finite) return false;
+  return carries;
+}
 
+/// From A = J M⁻¹ Jᵀ and b (ws.schur_rhs) on: Cholesky, the condition estimate, λ into ws.lambda
+/// and q̈ = (Jᵀλ + f) / m into ws.qdd and, when `qdd_copy` is not null, also there (the caller's
+/// vector, so that it needs no second pass). False where solveSchurSmall() says.
+template <int n, int fixed_nq>
+bool factorizeAndSolve(const Small<n>& A, const KktOptions& options, KktWorkspace& ws, double* qdd_copy,
+                       double& rcond) {
   Small<n> L;
   if (!choleskyLower<n>(A, L)) return false;
   rcond = 1.0;
@@ -226,11 +210,15 @@ bool solveSmall(const Stabilization& stabilization, const KktOptions& options, K
     if (!(rcond >= options.min_rcond)) return false;  // ill-conditioned: the general path decides
   }
 
+  const double* b = ws.schur_rhs.data();
   double* lambda = ws.lambda.data();
   for (int i = 0; i < n; ++i) lambda[i] = b[i];
   choleskySolveInPlace<n>(L, lambda);
 
   // q̈ = (Jᵀλ + f) / m, divided rather than multiplied by 1/m, as seed 000 does.
+  const int nq = fixed_nq > 0 ? fixed_nq : ws.nq;
+  const double* J = ws.J.data();
+  const double* force = ws.force.data();
   double* qdd = ws.qdd.data();
   const double* mass = ws.mass_diagonal.data();
   std::uint64_t solution_carries = 0;
@@ -239,11 +227,121 @@ bool solveSmall(const Stabilization& stabilization, const KktOptions& options, K
     for (int i = 0; i < n; ++i) terms[i] = J[i + k * n] * lambda[i] + 0.0;
     const double jt_lambda = n == 1 ? 0.0 + terms[0] : sumLikeEigen<n>(terms);
     qdd[k] = (jt_lambda + force[k]) / mass[k];
+    if (qdd_copy != nullptr) qdd_copy[k] = qdd[k];
     solution_carries |= finiteCarry(qdd[k]);
   }
   for (int i = 0; i < n; ++i) solution_carries |= finiteCarry(lambda[i]);
-  if (!carriesFinite(solution_carries)) return false;
+  return carriesFinite(solution_carries);
+}
 
+/// The solve for nc = n on evaluated terms; false where solveSchurSmall() says.
+/// `outputs_finite` is false when a model output it reads (f, J, γ, φ, φ̇) is NaN or ±∞: then
+/// nothing else is to be trusted.
+template <int n>
+bool solveSmall(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws, double& rcond,
+                bool& outputs_finite) {
+  const int nq = ws.nq;
+  const double* J = ws.J.data();  // column-major: J(i, k) = J[i + k n]
+  const double* inverse_mass = ws.inverse_mass_diagonal.data();
+  const double* force = ws.force.data();
+
+  // One pass over the coordinates for A = J (M⁻¹Jᵀ) and J M⁻¹ f; each entry is still summed
+  // over k in index order, from zero, with M⁻¹Jᵀ and M⁻¹f formed entry by entry as the general
+  // path stores them. The model's outputs are checked for NaN/Inf here, where they are read
+  // anyway, instead of in evaluateModelTerms' separate passes (all_finite.hpp's carries, one
+  // test after the loops).
+  Small<n> A = {};
+  double J_free_acceleration[n] = {};
+  std::uint64_t carries = 0;
+  for (int k = 0; k < nq; ++k) {
+    const double* J_k = J + k * n;  // column k of J
+    carries |= finiteCarry(force[k]);
+    for (int i = 0; i < n; ++i) carries |= finiteCarry(J_k[i]);
+    double inverse_mass_jt[n];
+    for (int j = 0; j < n; ++j) inverse_mass_jt[j] = inverse_mass[k] * J_k[j];
+    const double free_acceleration = inverse_mass[k] * force[k];
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) A[i][j] += J_k[i] * inverse_mass_jt[j];
+      J_free_acceleration[i] += J_k[i] * free_acceleration;
+    }
+  }
+  carries |= formRightHandSide<n>(J_free_acceleration, stabilization, ws);
+  outputs_finite = carriesFinite(carries);
+  if (!outputs_finite) return false;
+  return factorizeAndSolve<n, 0>(A, options, ws, nullptr, rcond);
+}
+
+/// A diagonal M from the model into ws (mass_diagonal, inverse_mass_diagonal), unless it is a
+/// constant one already there; false, leaving the failure to the general path, when an entry is
+/// not positive or not finite. The operations of evaluateModelTerms().
+bool refreshDiagonalMass(const ConstrainedSystem& system, ConstVectorRef q, KktWorkspace& ws) {
+  if (ws.mass_structure == MassStructure::ConstantDiagonal && ws.constant_mass_ready) return true;
+  system.massDiagonal(q, ws.mass_diagonal);
+  if (ws.nq > 0 && (!(ws.mass_diagonal.minCoeff() > 0.0) || !allFinite(ws.mass_diagonal))) return false;
+  ws.inverse_mass_diagonal = ws.mass_diagonal.cwiseInverse();
+  ws.constant_mass_ready = true;
+  return true;
+}
+
+/// A whole acceleration solve for nc = n (SmallSchurSolver): the model call, then one pass over
+/// the coordinates that forms f = −h, φ̇ = J q̇ + ∂φ/∂t, A and J M⁻¹ f and checks every number it
+/// reads, then factorizeAndSolve(). The sums are those of evaluateModelTerms(),
+/// constraintRate() and solveSmall(), each in its own order, so the bits are theirs.
+template <int n, int fixed_nq>
+bool solveWhole(const ConstrainedSystem& system, double t, ConstVectorRef q, ConstVectorRef v,
+                const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws, VectorRef qdd_out,
+                KktResult& result) {
+  const int nq = fixed_nq > 0 ? fixed_nq : ws.nq;
+  if (q.size() != nq || v.size() != nq || qdd_out.size() != nq) return false;  // the general path throws
+  const double* x = q.data();
+  const double* w = v.data();
+  // The model never sees a non-finite state (the general path reports it without calling it).
+  std::uint64_t state_carries = 0;
+  for (int k = 0; k < nq; ++k) state_carries |= finiteCarry(x[k]) | finiteCarry(w[k]);
+  if (!carriesFinite(state_carries)) return false;
+  if (!refreshDiagonalMass(system, q, ws)) return false;
+
+  Eigen::Map<Vector> no_values(nullptr, 0);
+  ModelTermsOutput terms{ws.h, ws.phi, ws.J, no_values, ws.gamma, ws.phi_t};
+  system.evaluateTerms(q, v, t, terms);
+
+  const double* J = ws.J.data();  // column-major: J(i, k) = J[i + k n]
+  const double* h = ws.h.data();
+  const double* inverse_mass = ws.inverse_mass_diagonal.data();
+  double* force = ws.force.data();
+  Small<n> A = {};
+  double J_free_acceleration[n] = {};
+  double rate[n] = {};
+  std::uint64_t carries = 0;
+  for (int k = 0; k < nq; ++k) {
+    const double* J_k = J + k * n;
+    const double f_k = -h[k];
+    force[k] = f_k;
+    carries |= finiteCarry(f_k);
+    for (int i = 0; i < n; ++i) carries |= finiteCarry(J_k[i]);
+    double inverse_mass_jt[n];
+    for (int j = 0; j < n; ++j) inverse_mass_jt[j] = inverse_mass[k] * J_k[j];
+    const double free_acceleration = inverse_mass[k] * f_k;
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) A[i][j] += J_k[i] * inverse_mass_jt[j];
+      J_free_acceleration[i] += J_k[i] * free_acceleration;
+      rate[i] += J_k[i] * w[k];
+    }
+  }
+  const double* phi_t = ws.phi_t.data();
+  double* phi_dot = ws.phi_dot.data();
+  for (int i = 0; i < n; ++i) phi_dot[i] = rate[i] + phi_t[i];
+  carries |= formRightHandSide<n>(J_free_acceleration, stabilization, ws);
+  if (!carriesFinite(carries)) return false;  // the general path names the output
+
+  double rcond = 1.0;
+  if (!factorizeAndSolve<n, fixed_nq>(A, options, ws, qdd_out.data(), rcond)) return false;
+  result.status = KktStatus::Ok;
+  result.rcond = rcond;
+  result.offending_rows.clear();
+  result.message.clear();
+  result.rank_deficient = false;
+  result.rank = -1;
   return true;
 }
 
@@ -255,6 +353,19 @@ void constraintRate(const double* J, const double* v, int nq, const double* phi_
     for (int i = 0; i < n; ++i) sums[i] += J[i + k * n] * v[k];
   }
   for (int i = 0; i < n; ++i) phi_dot[i] = sums[i] + phi_t[i];
+}
+
+/// nq = 1 … kSmallSchurMaxFixedCoordinates get a solveWhole() with nq fixed at compile time
+/// (loops over the coordinates unrolled, J's columns at constant offsets); 0 stands for any nq.
+constexpr int kSmallSchurMaxFixedCoordinates = 12;
+using FixedSizes = std::make_integer_sequence<int, kSmallSchurMaxFixedCoordinates + 1>;
+
+/// solveWhole<n, nq> for a fixed nq in `sizes`, else solveWhole<n, 0> (nq at run time).
+template <int n, int... sizes>
+SmallSchurSolver wholeSolverFor(int nq, std::integer_sequence<int, sizes...>) {
+  SmallSchurSolver solver = &solveWhole<n, 0>;
+  ((nq == sizes ? (solver = &solveWhole<n, sizes>, 0) : 0), ...);
+  return solver;
 }
 
 }  // namespace
@@ -292,6 +403,19 @@ bool solveSchurSmall(const Stabilization& stabilization, const KktOptions& optio
   result = KktResult{};
   result.rcond = rcond;
   return true;
+}
+
+SmallSchurSolver smallSchurSolverFor(const Stabilization& stabilization, const KktOptions& options,
+                                     const KktWorkspace& ws) {
+  // Inputs (nu > 0) need S and Sᵀu, which only the general evaluation forms.
+  if (options.form != KktForm::Schur || ws.nu != 0 || !smallSchurTakes(stabilization, ws)) return nullptr;
+  switch (ws.nc) {
+    case 1: return wholeSolverFor<1>(ws.nq, FixedSizes{});
+    case 2: return wholeSolverFor<2>(ws.nq, FixedSizes{});
+    case 3: return wholeSolverFor<3>(ws.nq, FixedSizes{});
+    case 4: return wholeSolverFor<4>(ws.nq, FixedSizes{});
+    default: return nullptr;
+  }
 }
 
 bool constraintRateSmall(ConstVectorRef v, KktWorkspace& ws) {

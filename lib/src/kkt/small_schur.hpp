@@ -6,6 +6,7 @@
 #include "kktdae/kkt/kkt_result.hpp"
 #include "kktdae/kkt/kkt_workspace.hpp"
 #include "kktdae/stabilization/stabilization.hpp"
+#include "kktdae/system/constrained_system.hpp"
 
 namespace kktdae::detail {
 
@@ -35,6 +36,24 @@ bool smallSchurTakes(const Stabilization& stabilization, const KktWorkspace& ws)
 /// (or applies the rank-deficiency policy) exactly as without this one.
 bool solveSchurSmall(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws,
                      KktResult& result);
+
+/// One whole acceleration solve on the small Schur path, from the model call to q̈ (the work of
+/// evaluateModelTerms() and solveSchurSmall() for one nc, in one function): q, v, qdd of size
+/// nq. Returns true with `result` overwritten (status Ok; its string and vector cleared, not
+/// rebuilt) and ws.qdd, ws.lambda, the model terms of ws and `qdd` written. Returns false
+/// whenever anything is off — wrong sizes, a non-finite state or model output, a bad diagonal
+/// M, a Cholesky breakdown, rcond below min_rcond or NaN, a non-finite solution — having left
+/// `result` and `qdd` alone: solveAccelerations() then evaluates and solves again and reports
+/// (or throws, or applies the rank-deficiency policy) exactly as it does without this path.
+using SmallSchurSolver = bool (*)(const ConstrainedSystem& system, double t, ConstVectorRef q, ConstVectorRef v,
+                                  const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws,
+                                  VectorRef qdd, KktResult& result);
+
+/// The SmallSchurSolver for the system `ws` was built from, chosen once per run (the sizes,
+/// the mass structure, the form and the stabilization's kind are fixed for a run): nullptr
+/// unless options.form is Schur, the model has no inputs (nu = 0) and smallSchurTakes().
+SmallSchurSolver smallSchurSolverFor(const Stabilization& stabilization, const KktOptions& options,
+                                     const KktWorkspace& ws);
 
 /// ‖A⁻¹‖₁ of the SPD 2×2 A = L Lᵀ with L = [l00 0; l10 l11] (l00, l11 > 0), exactly (the larger
 /// column 1-norm of A⁻¹), as the small path's condition estimate computes it for nc = 2.

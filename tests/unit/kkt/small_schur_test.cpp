@@ -2,16 +2,22 @@
 // general path it replaces, written out here with the very Eigen statements of schur_solve.cpp:
 // the answers must agree to the bit, and the condition estimate must be Hager's (a lower bound
 // of ‖A⁻¹‖₁, exact for 2×2), checked against the condition number from the explicit inverse.
+// AccelerationFunction's whole solve on that path (model call to q̈ in one function) is compared
+// with solveAccelerations, bit for bit, failures included.
 #include <catch2/catch.hpp>
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <memory>
+#include <random>
 
 #include "../../../lib/src/kkt/condition_estimate.hpp"
 #include "../../../lib/src/kkt/small_schur.hpp"
+#include "kktdae/integrators/acceleration_function.hpp"
 #include "support/test_models.hpp"
 
 using namespace kktdae;
@@ -266,4 +272,177 @@ TEST_CASE("kkt small Schur path: a singular 2×2 system still fails, or takes th
   CHECK(minimum_norm.ok());
   CHECK(minimum_norm.rank_deficient);
   CHECK(ws.lambda[0] == Approx(ws.lambda[1]));  // the shortest λ splits the force evenly
+}
+
+namespace {
+
+/// A PendulumChain that declares its (constant) diagonal M as q-dependent (MassStructure::Diagonal),
+/// so that every solve asks for it; with `bad_mass` one entry is zero (M not positive definite).
+class DiagonalMassChain final : public ConstrainedSystem {
+ public:
+  explicit DiagonalMassChain(int links, bool bad_mass = false)
+      : chain_(PendulumChainParams::uniform(links)), bad_mass_(bad_mass) {}
+  std::string name() const override { return "diagonal_mass_chain"; }
+  int nq() const override { return chain_.nq(); }
+  int nc() const override { return chain_.nc(); }
+  MassStructure massStructure() const override { return MassStructure::Diagonal; }
+  void massDiagonal(ConstVectorRef q, VectorRef d) const override {
+    chain_.massDiagonal(q, d);
+    if (bad_mass_) d[2] = 0.0;
+  }
+  void bias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef h) const override { chain_.bias(q, v, t, h); }
+  void constraint(ConstVectorRef q, double t, VectorRef phi) const override { chain_.constraint(q, t, phi); }
+  void constraintJacobian(ConstVectorRef q, double t, MatrixRef J) const override {
+    chain_.constraintJacobian(q, t, J);
+  }
+  void constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma) const override {
+    chain_.constraintBias(q, v, t, gamma);
+  }
+  double potentialEnergy(ConstVectorRef q, double t) const override { return chain_.potentialEnergy(q, t); }
+
+ private:
+  PendulumChain chain_;
+  bool bad_mass_;
+};
+
+/// Five free point masses in space (nq = 15, beyond the fixed-size table) of which two hang on
+/// rods from anchors: the whole solve with nq taken at run time.
+ParticleSystem looseParticles() {
+  ParticleSystemParams p;
+  p.dimension = 3;
+  for (int k = 0; k < 5; ++k) p.particles.push_back({0.5 + 0.3 * k, Eigen::Vector3d::Zero()});
+  p.anchors = {Eigen::Vector3d(0.0, 0.0, 0.0), Eigen::Vector3d(1.0, 0.5, 0.0)};
+  p.distances.push_back({PointRef::particle(1), PointRef::anchor(0), 1.0});
+  p.distances.push_back({PointRef::particle(3), PointRef::anchor(1), 0.8});
+  return ParticleSystem(p);
+}
+
+bool sameBits(const Vector& a, const Vector& b) {
+  return a.size() == b.size() && (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0);
+}
+
+/// AccelerationFunction::evaluate (the whole solve of small_schur.hpp when it applies) against
+/// solveAccelerations on its own workspace (evaluateModelTerms, then solveSchurSmall): the same
+/// outcome and, on success, the same bits in q̈, λ, rcond and every model term of the workspace.
+void compareWholeSolve(const ConstrainedSystem& system, const Stabilization& stabilization,
+                       const KktOptions& options, const Vector& q, const Vector& v) {
+  AccelerationFunction f(system, stabilization, options);
+  KktWorkspace ws(system, options);
+  Vector qdd = Vector::Constant(system.nq(), -7.0);
+  KktResult result;
+  result.message = "left over from an earlier solve";
+  result.offending_rows = {3};
+  const bool ok = f.evaluate(0.4, q, v, qdd, result);
+  const KktResult expected = solveAccelerations(system, 0.4, q, v, Vector(), stabilization, options, ws);
+  INFO(system.name() << " " << stabilization.describe() << " estimate " << options.estimate_condition << ": "
+                     << result.message << " | " << expected.message);
+  CHECK(ok == expected.ok());
+  CHECK(result.status == expected.status);
+  CHECK(result.message == expected.message);
+  CHECK(result.offending_rows == expected.offending_rows);
+  CHECK(result.rank_deficient == expected.rank_deficient);
+  CHECK(result.rank == expected.rank);
+  CHECK((std::memcmp(&result.rcond, &expected.rcond, sizeof(double)) == 0 ||
+         (std::isnan(result.rcond) && std::isnan(expected.rcond))));
+  if (!expected.ok()) return;
+  const KktWorkspace& fast = f.workspace();
+  CHECK(sameBits(qdd, ws.qdd));
+  CHECK(sameBits(fast.qdd, ws.qdd));
+  CHECK(sameBits(fast.lambda, ws.lambda));
+  CHECK(sameBits(fast.force, ws.force));
+  CHECK(sameBits(fast.phi, ws.phi));
+  CHECK(sameBits(fast.phi_dot, ws.phi_dot));
+  CHECK(sameBits(fast.gamma, ws.gamma));
+  CHECK(sameBits(fast.constraint_target, ws.constraint_target));
+  CHECK(fast.J == ws.J);
+}
+
+}  // namespace
+
+TEST_CASE("kkt small Schur path: AccelerationFunction's whole solve gives solveAccelerations' bits",
+          "[kkt][small]") {
+  std::vector<std::unique_ptr<ConstrainedSystem>> systems;
+  for (int links : {1, 2, 3}) {
+    PendulumChainParams params = PendulumChainParams::uniform(links);
+    for (int k = 0; k < links; ++k) {
+      params.masses[k] = 0.3 + 0.9 * k;
+      params.lengths[k] = 1.0 + 0.2 * k;
+    }
+    systems.push_back(std::make_unique<PendulumChain>(params));
+  }
+  systems.push_back(std::make_unique<CircleMass>());
+  systems.push_back(std::make_unique<PointOnPlane>());
+  systems.push_back(std::make_unique<ParticleSystem>(planarRods(3, 4)));
+  systems.push_back(std::make_unique<ParticleSystem>(looseParticles()));
+  systems.push_back(std::make_unique<DiagonalMassChain>(2));
+  std::mt19937_64 rng(11);
+  for (const auto& system : systems) {
+    for (int trial = 0; trial < 10; ++trial) {
+      const Vector q = randomVector(rng, system->nq(), 1.5), v = randomVector(rng, system->nq(), 2.0);
+      for (const Stabilization& stabilization : {Stabilization::none(), Stabilization::baumgarte(3.0, 7.0)}) {
+        for (const bool estimate : {true, false}) {
+          KktOptions options;
+          options.estimate_condition = estimate;
+          compareWholeSolve(*system, stabilization, options, q, v);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("kkt small Schur path: the whole solve's failures are solveAccelerations' failures",
+          "[kkt][small][errors]") {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const PendulumChain chain(PendulumChainParams::uniform(2));
+  const Vector q = chain.initialState(0.3).q, v = Vector::Constant(6, 0.2);
+  const Stabilization baumgarte = Stabilization::baumgarte(20.0, 20.0);
+  // Each spoiled model output, NaN and ∞: the whole solve declines and the general path names it.
+  for (const double value : {nan, inf}) {
+    for (const Poisoned output : {Poisoned::Bias, Poisoned::Constraint, Poisoned::Jacobian, Poisoned::ConstraintBias,
+                                  Poisoned::TimeDerivative}) {
+      compareWholeSolve(PoisonedChain({output}, value), baumgarte, KktOptions{}, q, v);
+    }
+    Vector bad_q = q, bad_v = v;
+    bad_q[1] = value;
+    bad_v[4] = value;
+    compareWholeSolve(chain, baumgarte, KktOptions{}, bad_q, v);
+    compareWholeSolve(chain, baumgarte, KktOptions{}, q, bad_v);
+  }
+  compareWholeSolve(DiagonalMassChain(2, true), baumgarte, KktOptions{}, q, v);  // M not positive definite
+  // Singular J M⁻¹ Jᵀ: the plain failure and the minimum-norm policy.
+  const testing::DuplicatedCircle redundant;
+  Vector qc(2), vc(2);
+  qc << 0.6, -0.8;
+  vc << 0.8, 0.6;
+  KktOptions options;
+  compareWholeSolve(redundant, {}, options, qc, vc);
+  options.rank_deficiency = RankDeficiencyPolicy::MinimumNorm;
+  compareWholeSolve(redundant, {}, options, qc, vc);
+  // Wrong sizes still throw.
+  AccelerationFunction f(chain, baumgarte, KktOptions{});
+  Vector qdd(6);
+  KktResult result;
+  CHECK_THROWS_AS(f.evaluate(0.0, Vector::Zero(5), v, qdd, result), std::invalid_argument);
+}
+
+TEST_CASE("kkt small Schur path: a reused KktResult is overwritten, failure after success and back",
+          "[kkt][small]") {
+  const PendulumChain chain(PendulumChainParams::uniform(2));
+  AccelerationFunction f(chain, Stabilization::baumgarte(20.0, 20.0), KktOptions{});
+  const Vector q = chain.initialState(0.3).q, v = Vector::Constant(6, 0.2);
+  Vector bad_v = v;
+  bad_v[0] = std::numeric_limits<double>::quiet_NaN();
+  Vector qdd(6);
+  KktResult result;
+  REQUIRE(f.evaluate(0.0, q, v, qdd, result));
+  const Vector first = qdd;
+  CHECK_FALSE(f.evaluate(0.0, q, bad_v, qdd, result));
+  CHECK(result.status == KktStatus::NonFinite);
+  CHECK_FALSE(result.message.empty());
+  REQUIRE(f.evaluate(0.0, q, v, qdd, result));
+  CHECK(result.message.empty());
+  CHECK(result.offending_rows.empty());
+  CHECK(result.rcond > 0.0);
+  CHECK(sameBits(qdd, first));
+  CHECK(f.solves() == 3);
 }

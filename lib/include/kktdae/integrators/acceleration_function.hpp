@@ -31,8 +31,17 @@ class AccelerationFunction {
   AccelerationFunction(const ConstrainedSystem& system, Stabilization stabilization,
                        KktOptions options, Controller controller = {});
 
-  /// Solves for q̈ at (t, q, v) into qdd (size nq); λ is then lambda().
+  /// Solves for q̈ at (t, q, v) into qdd (size nq); λ is then lambda(). The same solve as the
+  /// overload below, its outcome returned by value.
   KktResult evaluate(double t, ConstVectorRef q, ConstVectorRef v, VectorRef qdd);
+
+  /// Solves for q̈ at (t, q, v) into qdd (size nq), the outcome written into the caller's
+  /// `result` (overwritten; reused from call to call, it costs no string or vector per solve,
+  /// which the by-value overload constructs and destroys every time). Returns result.ok().
+  /// For 1 ≤ nc ≤ 4 with a diagonal M and no inputs the whole solve runs in one function chosen
+  /// at construction (docs/performance-profile.md); the answer and the failures are the same as
+  /// solveAccelerations()'s, to the bit. Throws std::invalid_argument for wrong sizes.
+  bool evaluate(double t, ConstVectorRef q, ConstVectorRef v, VectorRef qdd, KktResult& result);
 
   /// Evaluates the controller and the model's terms (M, h, f, φ, J, γ, φ̇) at (t, q, v) into the
   /// workspace without solving: what a DAE residual needs. Counts no solve.
@@ -54,6 +63,10 @@ class AccelerationFunction {
   Vector u_;
   long solves_ = 0;
   RankDeficiencyLog rank_deficiency_;
+  /// The small Schur path's whole solve for this run (lib/src/kkt/small_schur.hpp), or null.
+  using WholeSolve = bool (*)(const ConstrainedSystem&, double, ConstVectorRef, ConstVectorRef, const Stabilization&,
+                              const KktOptions&, KktWorkspace&, VectorRef, KktResult&);
+  WholeSolve whole_solve_ = nullptr;
 
   void logRankDeficiency(double t, const KktResult& result);
 };

@@ -15,6 +15,8 @@ namespace kktdae {
 struct StepWorkspace {
   explicit StepWorkspace(int nq);
   Vector q_stage, v_stage, a2, a3, a4, q_next, v_next;
+  /// The outcome of the last inner stage's KKT solve (RK4), reused from stage to stage.
+  KktResult stage_result;
 };
 
 /// Explicit Euler: q⁺ = q + dt q̇, q̇⁺ = q̇ + dt q̈(q, q̇). One KKT solve per step (the given one).
