@@ -296,6 +296,7 @@ int main(int argc, char** argv) {
   installInterruptHandlers();
   try {
     app.parse(argc, argv);
+    requireGeneralizedAlphaFlagsApply(app, {parseIntegrator(flags.integrator)}, "--integrator " + flags.integrator);
     return run(flags);
   } catch (const CLI::ParseError& error) {
     return usageExit(app, error);

@@ -9,6 +9,7 @@
 #include <new>
 
 #include "common/exit_codes.hpp"
+#include "common/generalized_alpha_flags.hpp"
 #include "common/interrupt.hpp"
 #include "common/memory_budget.hpp"
 #include "common/number_format.hpp"
@@ -230,6 +231,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     kktdae::apps::finishConstraintsFlags(flags);
+    kktdae::apps::requireGeneralizedAlphaFlagsApply(app, {kktdae::parseIntegrator(flags.integrator)},
+                                                    "--integrator " + flags.integrator);
     return run(flags);
   } catch (const CLI::ParseError& error) {
     return kktdae::apps::usageExit(app, error);

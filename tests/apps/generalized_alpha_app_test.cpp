@@ -2,6 +2,11 @@
 // kktdae-circle: runs that succeed, and out-of-range values that are usage errors.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "apps/app_runner.hpp"
 
 using namespace kktdae::testing;
@@ -35,4 +40,29 @@ TEST_CASE("generalized-alpha apps: constraints and circle run generalized_alpha 
   const AppRun automatic = runApp(constraints, "--integrator hht --baumgarte auto --out '" + dir.string() + "'");
   CHECK(automatic.exit_code == 2);
   CHECK_THAT(automatic.output, Contains("uses no Baumgarte gain"));
+}
+
+TEST_CASE("generalized-alpha apps: constraints and circle refuse --rho-inf and --hht-alpha for an integrator they do "
+          "not set, as compare does",
+          "[apps][generalized_alpha]") {
+  const auto dir = freshOutputDir("galpha_not_applying");
+  const std::string out = " --out '" + dir.string() + "'";
+  for (const std::string& app : {std::string(KKTDAE_CONSTRAINTS_APP), std::string(KKTDAE_CIRCLE_APP)}) {
+    for (const auto& [flags, message] : std::vector<std::pair<std::string, std::string>>{
+             {"--rho-inf 0.5", "--rho-inf: applies to generalized_alpha only, which --integrator "},  // the default
+             {"--integrator rk4 --rho-inf 0.5",
+              "--rho-inf: applies to generalized_alpha only, which --integrator rk4 does not run"},
+             {"--integrator hht --rho-inf 0.5",
+              "--rho-inf: applies to generalized_alpha only, which --integrator hht does not run"},
+             {"--integrator generalized_alpha --hht-alpha -0.2",
+              "--hht-alpha: applies to hht only, which --integrator generalized_alpha does not run"},
+             {"--integrator ida_ggl --hht-alpha -0.2",
+              "--hht-alpha: applies to hht only, which --integrator ida_ggl does not run"}}) {
+      const AppRun run = runApp(app, flags + out);
+      INFO(app << " " << flags << " -> " << run.exit_code << ": " << run.output);
+      CHECK(run.exit_code == 2);
+      CHECK_THAT(run.output, Contains(message));
+    }
+  }
+  CHECK(!std::filesystem::exists(dir));  // refused before the run directory is made
 }

@@ -92,3 +92,56 @@ def test_bad_events_raise_value_error_naming_the_field():
     event = bottom()
     assert callable(event.g) and event.g(0.0, np.array([0.5, 0, 0]), None, None) == [0.5]
     assert event.direction.label == "falling" and "bottom" in repr(event)
+
+
+def test_the_event_observer_sees_each_event_as_it_fires_with_its_time_and_index():
+    """Two events, the second crossing twice: the observer is told of all three firings, in time
+    order, with the index of the event in SimulationOptions.events, and sees what Summary.events keeps."""
+    seen = []
+
+    def observer(fired):
+        seen.append((fired.event, fired.name, fired.time, fired.component, fired.q.copy()))
+
+    under = kktdae.Event(name="under", g=lambda t, q, v, lam: [q[0]])  # either way: T/4 and 3T/4
+    options = kktdae.SimulationOptions(integrator="rk4", dt=0.002, steps=1000, events=[bottom(), under],
+                                       event_observer=observer)
+    assert options.event_observer is observer
+    pendulum = kktdae.PendulumChain(1)
+    summary = kktdae.simulate(pendulum, pendulum.initial_state(0.0), options).summary
+    assert summary.ok, summary.message
+    # Over 2 s: "bottom" (falling) at T/4 only, "under" (either) at T/4 and 3T/4.
+    assert len(seen) == 3
+    times_of = {0: [], 1: []}
+    for event, name, t, _, _ in seen:
+        assert name == ("bottom", "under")[event]
+        times_of[event].append(t)
+    assert times_of[0] == pytest.approx([QUARTER_PERIOD], abs=1e-7)
+    assert times_of[1] == pytest.approx([QUARTER_PERIOD, 3 * QUARTER_PERIOD], abs=1e-6)
+    times = [t for _, _, t, _, _ in seen]
+    assert times == sorted(times)  # told in time order, as they fire
+    # ... and of exactly what Summary.events keeps, in its order.
+    assert [(f.event, f.time, f.component) for f in summary.events] == [(e, t, c) for e, _, t, c, _ in seen]
+    for (_, _, _, _, q), fired in zip(seen, summary.events):
+        assert np.array_equal(q, fired.q)
+
+
+def test_the_event_observer_is_told_of_a_stop_before_it_ends_the_run_and_its_errors_end_it_as_model_error():
+    seen = []
+    options = kktdae.SimulationOptions(integrator="rk4", dt=0.002, steps=1000, events=[bottom(action="stop")],
+                                       event_observer=lambda fired: seen.append(fired.time))
+    pendulum = kktdae.PendulumChain(1)
+    summary = kktdae.simulate(pendulum, pendulum.initial_state(0.0), options).summary
+    assert summary.stopped_by_event
+    assert seen == [summary.events[0].time]
+
+    def broken(fired):
+        raise RuntimeError("logger full")
+
+    options.event_observer = broken
+    raised = kktdae.simulate(pendulum, pendulum.initial_state(0.0), options).summary
+    assert raised.status == kktdae.RunStatus.MODEL_ERROR
+    assert "logger full" in raised.message
+    options.event_observer = None
+    assert options.event_observer is None
+    with pytest.raises(TypeError, match="event_observer"):
+        options.event_observer = 3

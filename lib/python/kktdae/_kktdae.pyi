@@ -571,6 +571,7 @@ class SimulationOptions:
     stabilization: Stabilization
     kkt: KktOptions
     events: List[Event]
+    event_observer: Optional[Callable[[FiredEvent], object]]
     def __init__(self, **fields: object) -> None: ...
     def validate(self) -> None: ...
 

@@ -3,6 +3,10 @@
 // an edit recompiles one file), called in this order from module.cpp.
 #include <pybind11/pybind11.h>
 
+namespace kktdae {
+struct SimulationOptions;
+}  // namespace kktdae
+
 namespace kktdae::python {
 namespace py = pybind11;
 
@@ -14,6 +18,9 @@ void bindStabilization(py::module_& m);  // Stabilization, projection, Baumgarte
 void bindIntegrators(py::module_& m);    // Integrator, AdaptiveOptions
 void bindEvents(py::module_& m);         // Event (Python g and callback), FiredEvent
 void bindSimulate(py::module_& m);       // SimulationOptions, Summary, Recording, simulate
+/// SimulationOptions.event_observer (a Python callable), added by bindSimulate() from events_bindings.cpp,
+/// which holds the Python wrappers of the events' callables.
+void bindEventObserver(py::class_<SimulationOptions>& options);
 void bindExperiments(py::module_& m);    // seed 000's chain comparison
 
 }  // namespace kktdae::python

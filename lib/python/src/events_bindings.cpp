@@ -9,6 +9,7 @@
 #include "binding_helpers.hpp"
 #include "bindings.hpp"
 #include "kktdae/simulate/events.hpp"
+#include "kktdae/simulate/simulate.hpp"
 
 namespace kktdae::python {
 namespace {
@@ -47,6 +48,40 @@ struct PythonEventCallback {
   }
 };
 
+/// SimulationOptions::event_observer as a Python callable observer(fired), told of every event as
+/// it fires. What it raises ends the run as ModelError with the message, as a callback's does.
+struct PythonEventObserver {
+  SharedCallable callable;
+  void operator()(const FiredEvent& fired) const {
+    py::gil_scoped_acquire gil;
+    (*callable)(fired);
+  }
+};
+
+/// A property of `type` holding a Python callable in the std::function member `field`, wrapped by
+/// make(owner, shared) into `Wrapper` (a struct with a SharedCallable `callable`): reading gives the
+/// callable back (None when unset or not Python's), None clears it, anything else not callable
+/// raises TypeError ("Event.g must be callable").
+template <typename Wrapper, typename Owner, typename Function, typename Make>
+void defCallableProperty(py::class_<Owner>& type, const char* name, Function Owner::*field, Make make, const char* doc) {
+  const std::string what = std::string(py::str(type.attr("__name__"))) + "." + name;
+  type.def_property(
+      name,
+      [field](const Owner& owner) -> py::object {
+        const auto* python = (owner.*field).template target<Wrapper>();
+        return python ? *python->callable : py::none();
+      },
+      [field, make, what](Owner& owner, py::object callable) {
+        if (callable.is_none()) {
+          owner.*field = nullptr;
+          return;
+        }
+        if (!PyCallable_Check(callable.ptr())) throw py::type_error(what + " must be callable");
+        owner.*field = make(owner, share(std::move(callable)));
+      },
+      doc);
+}
+
 std::string decisionLabel(EventDecision decision) { return decision == EventDecision::Stop ? "stop" : "continue"; }
 
 }  // namespace
@@ -81,42 +116,30 @@ void bindEvents(py::module_& m) {
   defKeywordInit(event);
   event.def_readwrite("name", &Event::name, "non-empty, unique within SimulationOptions.events")
       .def_readwrite("size", &Event::size, "m ≥ 1: how many numbers g returns")
-      .def_property(
-          "g",
-          [](const Event& e) -> py::object {
-            const auto* python = e.g.target<PythonEventFunction>();
-            return python ? *python->callable : py::none();
-          },
-          [](Event& e, py::object callable) {
-            if (callable.is_none()) {
-              e.g = nullptr;
-              return;
-            }
-            if (!PyCallable_Check(callable.ptr())) throw py::type_error("Event.g must be callable");
-            e.g = PythonEventFunction{share(std::move(callable)), "Event '" + e.name + "'.g"};
-          },
-          "g(t, q, v, lam) -> array of size m (required); set it after name, which its messages quote")
       .def_readwrite("direction", &Event::direction, "EventDirection (or its label)")
       .def_readwrite("action", &Event::action, "EventAction (or its label)")
-      .def_property(
-          "callback",
-          [](const Event& e) -> py::object {
-            const auto* python = e.callback.target<PythonEventCallback>();
-            return python ? *python->callable : py::none();
-          },
-          [](Event& e, py::object callable) {
-            if (callable.is_none()) {
-              e.callback = nullptr;
-              return;
-            }
-            if (!PyCallable_Check(callable.ptr())) throw py::type_error("Event.callback must be callable");
-            e.callback = PythonEventCallback{share(std::move(callable))};
-          },
-          "callback(fired: FiredEvent) -> EventDecision (None: CONTINUE); required for action CALLBACK")
       .def_readwrite("time_tolerance", &Event::time_tolerance, "fixed-step location tolerance [s] > 0")
       .def(
           "validate", [](const Event& e) { e.validate("event"); }, "Raises ValueError naming the bad field.");
+  defCallableProperty<PythonEventFunction>(
+      event, "g", &Event::g,
+      [](const Event& e, SharedCallable callable) {
+        return PythonEventFunction{std::move(callable), "Event '" + e.name + "'.g"};
+      },
+      "g(t, q, v, lam) -> array of size m (required); set it after name, which its messages quote");
+  defCallableProperty<PythonEventCallback>(
+      event, "callback", &Event::callback,
+      [](const Event&, SharedCallable callable) { return PythonEventCallback{std::move(callable)}; },
+      "callback(fired: FiredEvent) -> EventDecision (None: CONTINUE); required for action CALLBACK");
   defRepr(event, {"name", "size", "direction", "action", "time_tolerance"});
+}
+
+void bindEventObserver(py::class_<SimulationOptions>& options) {
+  defCallableProperty<PythonEventObserver>(
+      options, "event_observer", &SimulationOptions::event_observer,
+      [](const SimulationOptions&, SharedCallable callable) { return PythonEventObserver{std::move(callable)}; },
+      "observer(fired: FiredEvent), told of every event as it fires, in time order (before a STOP ends the run);\n"
+      "None: no observer. An exception it raises ends the run as MODEL_ERROR.");
 }
 
 }  // namespace kktdae::python

@@ -14,17 +14,6 @@
 namespace kktdae::python {
 namespace {
 
-/// The library has no toString() for JacobianReuse: these labels are the enumerators' names in
-/// the apps' snake case.
-std::string jacobianReuseLabel(JacobianReuse reuse) {
-  switch (reuse) {
-    case JacobianReuse::EveryIteration: return "every_iteration";
-    case JacobianReuse::EveryStep: return "every_step";
-    case JacobianReuse::UntilSlow: return "until_slow";
-  }
-  return "unknown";
-}
-
 void bindImplicitFixedStepOptions(py::module_& m) {
   py::class_<RattleOptions> rattle(m, "RattleOptions", "The position Newton of Integrator.RATTLE.");
   defKeywordInit(rattle);
@@ -37,9 +26,8 @@ void bindImplicitFixedStepOptions(py::module_& m) {
   py::enum_<JacobianReuse> reuse(m, "JacobianReuse",
                                  "When generalized-α rebuilds its Newton matrix: EVERY_ITERATION (full Newton),\n"
                                  "EVERY_STEP (at the predictor) or UNTIL_SLOW (kept while Newton contracts fast).");
-  addLabelledValues(reuse, std::vector<JacobianReuse>{JacobianReuse::EveryIteration, JacobianReuse::EveryStep,
-                                                      JacobianReuse::UntilSlow},
-                    jacobianReuseLabel);
+  addNamedValues(reuse, std::vector<JacobianReuse>{JacobianReuse::EveryIteration, JacobianReuse::EveryStep,
+                                                    JacobianReuse::UntilSlow});
 
   py::enum_<IterationMatrix> matrix(m, "IterationMatrix",
                                     "How generalized-α stores and factorizes its Newton matrix: AUTO (sparse KLU when\n"

@@ -83,9 +83,10 @@ SimulationResult runSimulation(const ConstrainedSystem& system, const State& ini
     }
   };
   // A run that calls no Python releases the GIL, so Python threads can run simulations in parallel.
-  // Events bound from Python have Python conditions: such a run holds the GIL too.
+  // Events bound from Python have Python conditions (and a Python event observer): such a run
+  // holds the GIL too.
   const bool calls_python = python_model != nullptr || python_observer || !controller.is_none() ||
-                            !options.events.empty();
+                            !options.events.empty() || static_cast<bool>(options.event_observer);
   SimulationResult result;
   if (calls_python) {
     result.summary = simulate(system, initial, options, observe);
@@ -189,6 +190,7 @@ void bindOptions(py::module_& m) {
       .def_readwrite("events", &SimulationOptions::events,
                      "Events to locate (a list of Event; assign a new list, the field is a copy).")
       .def("validate", &SimulationOptions::validate, "Raises ValueError naming the bad field and value.");
+  bindEventObserver(options);
   defRepr(options, {"integrator", "dt", "steps", "observe_every", "stabilization", "kkt"});
 }
 

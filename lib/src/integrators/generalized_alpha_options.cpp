@@ -37,6 +37,15 @@ void GeneralizedAlphaOptions::validate() const {
   }
 }
 
+std::string_view toString(JacobianReuse reuse) {
+  switch (reuse) {
+    case JacobianReuse::EveryIteration: return "every_iteration";
+    case JacobianReuse::EveryStep: return "every_step";
+    case JacobianReuse::UntilSlow: return "until_slow";
+  }
+  return "unknown";
+}
+
 std::string_view toString(IterationMatrix matrix) {
   switch (matrix) {
     case IterationMatrix::Auto: return "auto";

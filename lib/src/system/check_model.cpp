@@ -139,8 +139,13 @@ class StateCheck {
 
   /// Whether |got − expected| is beyond the tolerance for a quantity of magnitude `scale`.
   bool beyond(double expected, double got, double scale, double extra = 0.0) const {
+    return beyondRelative(expected, got, scale, options_.relative_tolerance, extra);
+  }
+
+  /// As beyond(), with the relative part `relative` instead of options().relative_tolerance.
+  bool beyondRelative(double expected, double got, double scale, double relative, double extra = 0.0) const {
     const double error = std::abs(got - expected);
-    return !(error <= options_.absolute_tolerance + options_.relative_tolerance * scale + extra);
+    return !(error <= options_.absolute_tolerance + relative * scale + extra);
   }
 
   const ConstrainedSystem& system() const { return system_; }
@@ -162,6 +167,91 @@ struct Outputs {
   Vector d;  // massDiagonal(), diagonal models only
   bool M_clean = false, d_clean = false;
 };
+
+/// What the per-term methods wrote at one state, and whether each output was clean: what
+/// evaluateTerms() must reproduce.
+struct PerTermOutputs {
+  Vector h, phi, gamma, phi_t, values;  // values: the sparse J's, when the model has one
+  Matrix J;
+  bool h_clean = false, phi_clean = false, J_clean = false, values_clean = false, gamma_clean = false,
+       phi_t_clean = false;
+};
+
+/// evaluateTerms() asked for the dense J (`sparse` false) or for J's sparse values, term by term:
+/// each output probed as the per-term ones are (the other outputs in scratch storage), then
+/// compared entry by entry with the per-term method's value. Skipped unless every per-term output
+/// it is compared with was clean: the default evaluateTerms() calls those methods, and would only
+/// repeat their findings under another name.
+void checkEvaluateTerms(StateCheck& check, ConstVectorRef q, ConstVectorRef v, const PerTermOutputs& per_term,
+                        bool sparse) {
+  if (!(per_term.h_clean && per_term.phi_clean && per_term.gamma_clean && per_term.phi_t_clean &&
+        (sparse ? per_term.values_clean : per_term.J_clean))) {
+    return;
+  }
+  const ConstrainedSystem& system = check.system();
+  const Eigen::Index nq = system.nq(), nc = system.nc(), nnz = sparse ? system.jacobianNonZeros() : 0;
+  const Eigen::Index J_rows = sparse ? 0 : nc, J_cols = sparse ? 0 : nq;  // 0×0: the dense J not wanted
+  const double t = check.state().t;
+  const std::string asked = sparse ? "asked for J's sparse values" : "asked for the dense J";
+  Vector h(nq), phi(nc), gamma(nc), phi_t(nc), values(nnz);
+  Matrix J(J_rows, J_cols);
+  try {  // one plain call first, so that a throwing override is one finding, not one per term
+    ModelTermsOutput out{h, phi, J, values, gamma, phi_t};
+    system.evaluateTerms(q, v, t, out);
+  } catch (const std::exception& error) {
+    check.add(ModelProblem::Threw, "evaluateTerms", -1, -1, kNaN, kNaN, asked + ": " + error.what());
+    return;
+  }
+
+  enum Which { kH, kPhi, kJacobian, kGamma, kPhiT };
+  struct Term {
+    Which which;
+    const char* field;     // the ModelTermsOutput member
+    const char* per_term;  // the method it must agree with
+    Eigen::Index rows, cols;
+    const double* expected;
+  };
+  const Term terms[] = {
+      {kH, "h", "bias()", nq, 1, per_term.h.data()},
+      {kPhi, "phi", "constraint()", nc, 1, per_term.phi.data()},
+      sparse ? Term{kJacobian, "jacobian_values", "constraintJacobianValues()", nnz, 1, per_term.values.data()}
+             : Term{kJacobian, "J", "constraintJacobian()", nc, nq, per_term.J.data()},
+      {kGamma, "gamma", "constraintBias()", nc, 1, per_term.gamma.data()},
+      {kPhiT, "phi_t", "constraintTimeDerivative()", nc, 1, per_term.phi_t.data()},
+  };
+  const double relative = check.options().terms_relative_tolerance;
+  for (const Term& term : terms) {
+    const std::string method = std::string("evaluateTerms (") + term.field + ")";
+    const bool is_matrix = term.which == kJacobian && !sparse;
+    Matrix got;
+    const auto issues = detail::probeOutput(term.rows, term.cols, got, [&](double* data) {
+      Eigen::Map<Vector> probed(data, term.rows * term.cols);
+      Eigen::Map<Matrix> probed_J(data, J_rows, J_cols);
+      auto pick = [&](Which which, Vector& scratch) {
+        return term.which == which ? VectorRef(probed) : VectorRef(scratch);
+      };
+      ModelTermsOutput out{pick(kH, h),
+                           pick(kPhi, phi),
+                           is_matrix ? MatrixRef(probed_J) : MatrixRef(J),
+                           term.which == kJacobian && sparse ? VectorRef(probed) : VectorRef(values),
+                           pick(kGamma, gamma),
+                           pick(kPhiT, phi_t)};
+      system.evaluateTerms(q, v, t, out);
+    });
+    if (!check.report(issues, method, term.rows, term.cols, is_matrix)) continue;
+    const Eigen::Map<const Vector> expected(term.expected, term.rows * term.cols);
+    const Eigen::Map<const Vector> fused(got.data(), got.size());
+    const double scale = std::max(maxAbs(expected), maxAbs(fused));
+    for (Eigen::Index i = 0; i < expected.size(); ++i) {
+      if (!check.beyondRelative(expected[i], fused[i], scale, relative)) continue;
+      const int row = static_cast<int>(is_matrix ? i % term.rows : i);
+      const int col = is_matrix ? static_cast<int>(i / term.rows) : -1;
+      check.add(ModelProblem::EvaluateTermsMismatch, method, row, col, expected[i], fused[i],
+                std::string("the fused call's value (got) must equal ") + term.per_term + "'s (expected) up to " +
+                    "round-off, " + asked);
+    }
+  }
+}
 
 /// Size accessors: a finding per invalid one. Returns false when nothing else can be checked.
 bool checkSizes(const ConstrainedSystem& system, StateCheck& check) {
@@ -425,25 +515,27 @@ ModelCheckReport checkModel(const ConstrainedSystem& system, const std::vector<S
     const double t = state.t;
     Outputs& out = outputs[k];
 
-    Vector phi, phi_t, gamma, h, values;
-    Matrix J, S;
-    bool clean = check.vector("constraint", nc, phi, [&](VectorRef o) { system.constraint(q.view(), t, o); });
-    clean = check.matrix("constraintJacobian", nc, nq, J,
-                         [&](MatrixRef o) { system.constraintJacobian(q.view(), t, o); }) && clean;
-    clean = check.vector("constraintTimeDerivative", nc, phi_t,
-                         [&](VectorRef o) { system.constraintTimeDerivative(q.view(), t, o); }) && clean;
-    clean = check.vector("constraintBias", nc, gamma,
-                         [&](VectorRef o) { system.constraintBias(q.view(), v.view(), t, o); }) && clean;
+    PerTermOutputs terms;
+    terms.phi_clean = check.vector("constraint", nc, terms.phi, [&](VectorRef o) { system.constraint(q.view(), t, o); });
+    terms.J_clean = check.matrix("constraintJacobian", nc, nq, terms.J,
+                                 [&](MatrixRef o) { system.constraintJacobian(q.view(), t, o); });
+    terms.phi_t_clean = check.vector("constraintTimeDerivative", nc, terms.phi_t,
+                                     [&](VectorRef o) { system.constraintTimeDerivative(q.view(), t, o); });
+    terms.gamma_clean = check.vector("constraintBias", nc, terms.gamma,
+                                     [&](VectorRef o) { system.constraintBias(q.view(), v.view(), t, o); });
+    bool clean = terms.phi_clean && terms.J_clean && terms.phi_t_clean && terms.gamma_clean;
     if (nnz > 0) {
-      clean = check.vector("constraintJacobianValues", nnz, values,
-                           [&](VectorRef o) { system.constraintJacobianValues(q.view(), t, o); }) && clean &&
-              pattern_clean;
+      terms.values_clean = check.vector("constraintJacobianValues", nnz, terms.values,
+                                        [&](VectorRef o) { system.constraintJacobianValues(q.view(), t, o); });
+      clean = clean && terms.values_clean && pattern_clean;
     }
     out.M_clean = check.matrix("massMatrix", nq, nq, out.M, [&](MatrixRef o) { system.massMatrix(q.view(), o); });
     if (structure != MassStructure::General) {
       out.d_clean = check.vector("massDiagonal", nq, out.d, [&](VectorRef o) { system.massDiagonal(q.view(), o); });
     }
-    const bool bias_clean = check.vector("bias", nq, h, [&](VectorRef o) { system.bias(q.view(), v.view(), t, o); });
+    terms.h_clean = check.vector("bias", nq, terms.h, [&](VectorRef o) { system.bias(q.view(), v.view(), t, o); });
+    const bool bias_clean = terms.h_clean;
+    Matrix S;
     if (nu > 0) check.matrix("inputMap", nu, nq, S, [&](MatrixRef o) { system.inputMap(q.view(), t, o); });
 
     // Finite differences only on clean outputs: an unwritten entry is already named, and the
@@ -452,6 +544,8 @@ ModelCheckReport checkModel(const ConstrainedSystem& system, const std::vector<S
       checkDerivativeFindings(check, q.view(), v.view(), pattern_rows, pattern_cols, pattern_reported);
     }
     checkMass(check, out, constant_diagonal, constant_index);
+    checkEvaluateTerms(check, q.view(), v.view(), terms, false);
+    if (nnz > 0) checkEvaluateTerms(check, q.view(), v.view(), terms, true);
 
     const double T = check.scalar("kineticEnergy", [&] { return system.kineticEnergy(q.view(), v.view()); });
     const double V = check.scalar("potentialEnergy", [&] { return system.potentialEnergy(q.view(), t); });

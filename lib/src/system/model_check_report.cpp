@@ -41,6 +41,7 @@ std::string_view toString(ModelProblem problem) {
     case ModelProblem::SparseValuesMismatch: return "sparse_values_mismatch";
     case ModelProblem::KineticEnergyMismatch: return "kinetic_energy_mismatch";
     case ModelProblem::BiasNotConservative: return "bias_not_conservative";
+    case ModelProblem::EvaluateTermsMismatch: return "evaluate_terms_mismatch";
   }
   return "unknown";
 }
@@ -48,6 +49,7 @@ std::string_view toString(ModelProblem problem) {
 void ModelCheckOptions::validate() const {
   requireNonNegative("relative_tolerance", relative_tolerance);
   requireNonNegative("absolute_tolerance", absolute_tolerance);
+  requireNonNegative("terms_relative_tolerance", terms_relative_tolerance);
   requirePositive("relative_step", relative_step);
   if (random_states < 2) throwInvalid("random_states", "must be at least 2, got " + std::to_string(random_states));
   requirePositive("random_scale", random_scale);

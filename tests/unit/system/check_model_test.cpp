@@ -307,6 +307,158 @@ TEST_CASE("checkModel: a sparse J that differs from the dense one, or a repeated
   }
 }
 
+namespace {
+
+/// PlanePendulum with an evaluateTerms() override that writes every term itself, as a user's
+/// fused call would; `wrong` changes one term (the test models below), the rest are right.
+struct FusedPlanePendulum : PlanePendulum {
+  explicit FusedPlanePendulum(bool sparse = false) : PlanePendulum(sparse) {}
+  void evaluateTerms(ConstVectorRef q, ConstVectorRef v, double t, ModelTermsOutput& out) const override {
+    out.h << 0.0, kMass * kGravity, 0.0;
+    out.phi << 0.5 * (q.squaredNorm() - kLength * kLength), q[2] - kPlaneSpeed * t;
+    if (out.J.size() > 0) {
+      out.J.row(0) = q.transpose();
+      out.J.row(1) << 0.0, 0.0, 1.0;
+    }
+    if (out.jacobian_values.size() > 0) out.jacobian_values << q[0], q[1], q[2], 1.0;
+    out.gamma << v.squaredNorm(), 0.0;
+    out.phi_t << 0.0, -kPlaneSpeed;
+    wrong(q, v, t, out);
+  }
+  virtual void wrong(ConstVectorRef, ConstVectorRef, double, ModelTermsOutput&) const {}
+};
+
+}  // namespace
+
+TEST_CASE("checkModel: an evaluateTerms override that gets one term wrong is named, with the term and entry",
+          "[system][check_model]") {
+  const State state = offManifoldState();
+  SECTION("the correct override passes, dense and sparse") {
+    requirePasses(FusedPlanePendulum(false), conservative(), {state});
+    requirePasses(FusedPlanePendulum(true), conservative(), {state});
+  }
+  SECTION("gamma dropped: only the fused call is wrong, the per-term methods pass") {
+    struct DropsGamma final : FusedPlanePendulum {
+      void wrong(ConstVectorRef, ConstVectorRef, double, ModelTermsOutput& out) const override { out.gamma.setZero(); }
+    };
+    const ModelCheckReport report = checkModel(DropsGamma{}, {state});
+    const ModelFinding f = onlyFinding(report, ModelProblem::EvaluateTermsMismatch, "evaluateTerms (gamma)");
+    CHECK(f.row == 0);
+    CHECK(f.col == -1);
+    CHECK(f.expected == state.v.squaredNorm());
+    CHECK(f.got == 0.0);
+    CHECK(report.findings.size() == 1);  // gamma[1] is 0 in both, and nothing else is wrong
+  }
+  SECTION("phi_t left unwritten (the default's setZero() forgotten)") {
+    struct ForgetsPhiT final : FusedPlanePendulum {
+      void evaluateTerms(ConstVectorRef q, ConstVectorRef v, double t, ModelTermsOutput& out) const override {
+        Vector keep = out.phi_t;  // what the caller's storage held
+        FusedPlanePendulum::evaluateTerms(q, v, t, out);
+        out.phi_t[1] = keep[1];
+      }
+    };
+    const ModelFinding f = onlyFinding(checkModel(ForgetsPhiT{}, {state}), ModelProblem::Unwritten, "evaluateTerms (phi_t)");
+    CHECK(f.row == 1);
+  }
+  SECTION("a wrong sign in J, dense only: the sparse request is right") {
+    struct WrongSign final : FusedPlanePendulum {
+      void wrong(ConstVectorRef q, ConstVectorRef, double, ModelTermsOutput& out) const override {
+        if (out.J.size() > 0) out.J(0, 1) = -q[1];
+      }
+    };
+    WrongSign model;
+    const ModelCheckReport report = checkModel(model, {state});
+    const ModelFinding f = onlyFinding(report, ModelProblem::EvaluateTermsMismatch, "evaluateTerms (J)");
+    CHECK(f.row == 0);
+    CHECK(f.col == 1);
+    CHECK(f.expected == state.q[1]);
+    CHECK(f.got == -state.q[1]);
+    CHECK(f.detail.find("constraintJacobian()") != std::string::npos);
+    CHECK(f.detail.find("dense J") != std::string::npos);
+  }
+  SECTION("a wrong sparse value: named under jacobian_values by its index") {
+    struct WrongValue final : FusedPlanePendulum {
+      WrongValue() : FusedPlanePendulum(true) {}
+      void wrong(ConstVectorRef q, ConstVectorRef, double, ModelTermsOutput& out) const override {
+        if (out.jacobian_values.size() > 0) out.jacobian_values[2] = 2.0 * q[2];
+      }
+    };
+    const ModelCheckReport report = checkModel(WrongValue{}, {state});
+    const ModelFinding f = onlyFinding(report, ModelProblem::EvaluateTermsMismatch, "evaluateTerms (jacobian_values)");
+    CHECK(f.row == 2);
+    CHECK(f.got == 2.0 * state.q[2]);
+    CHECK(f.detail.find("sparse values") != std::string::npos);
+    CHECK(report.findings.size() == 1);
+  }
+  SECTION("h off by 1e-8 relative: below what the finite differences can see, not below round-off") {
+    struct SlightlyWrongGravity final : FusedPlanePendulum {
+      void wrong(ConstVectorRef, ConstVectorRef, double, ModelTermsOutput& out) const override {
+        out.h[1] = kMass * kGravity * (1.0 + 1e-8);
+      }
+    };
+    const ModelCheckReport report = checkModel(SlightlyWrongGravity{}, {state}, conservative());
+    const ModelFinding f = onlyFinding(report, ModelProblem::EvaluateTermsMismatch, "evaluateTerms (h)");
+    CHECK(f.row == 1);
+    CHECK(f.expected == kMass * kGravity);
+    CHECK(report.findings.size() == 1);
+  }
+  SECTION("a throwing override is one finding, not one per term") {
+    struct Throws final : FusedPlanePendulum {
+      void evaluateTerms(ConstVectorRef, ConstVectorRef, double, ModelTermsOutput&) const override {
+        throw std::runtime_error("not implemented yet");
+      }
+    };
+    const ModelCheckReport report = checkModel(Throws{}, {state});
+    const ModelFinding f = onlyFinding(report, ModelProblem::Threw, "evaluateTerms");
+    CHECK(f.detail.find("not implemented yet") != std::string::npos);
+    CHECK(report.findings.size() == 1);
+  }
+}
+
+TEST_CASE("checkModel: an evaluateTerms override that only orders its operations differently passes",
+          "[system][check_model]") {
+  // φ₀ and γ₀ summed in the other order, the constant folded differently: the bits differ from
+  // the per-term methods' at some of the states (asserted, so the test checks the tolerance),
+  // the values do not.
+  struct Reordered final : FusedPlanePendulum {
+    void wrong(ConstVectorRef q, ConstVectorRef v, double, ModelTermsOutput& out) const override {
+      out.phi[0] = (0.5 * q[2] * q[2] + 0.5 * q[1] * q[1] + 0.5 * q[0] * q[0]) - 0.5 * kLength * kLength;
+      out.gamma[0] = v[2] * v[2] + v[1] * v[1] + v[0] * v[0];
+    }
+  };
+  const Reordered model;
+  ModelCheckOptions options = conservative();
+  options.random_states = 20;
+  const ModelCheckReport report = checkModel(model, {}, options);
+  INFO(report.describe());
+  CHECK(report.ok());
+  int differing = 0;
+  for (const State& s : report.states) {
+    Vector phi(2), gamma(2), fused_phi(2), fused_gamma(2), h(3), phi_t(2);
+    Matrix J(2, 3);
+    Eigen::Map<Vector> no_values(nullptr, 0);
+    model.constraint(s.q, s.t, phi);
+    model.constraintBias(s.q, s.v, s.t, gamma);
+    ModelTermsOutput out{h, fused_phi, J, no_values, fused_gamma, phi_t};
+    model.evaluateTerms(s.q, s.v, s.t, out);
+    differing += (phi[0] != fused_phi[0]) + (gamma[0] != fused_gamma[0]);
+  }
+  CHECK(differing > 0);
+}
+
+TEST_CASE("checkModel: a mistake in a per-term method is named once, not again under evaluateTerms",
+          "[system][check_model]") {
+  struct ForgetsPhiRow final : PlanePendulum {  // the default evaluateTerms() calls constraint()
+    void constraint(ConstVectorRef q, double, VectorRef phi) const override {
+      phi[0] = 0.5 * (q.squaredNorm() - kLength * kLength);
+    }
+  };
+  const ModelCheckReport report = checkModel(ForgetsPhiRow{}, {offManifoldState()});
+  INFO(report.describe());
+  CHECK(report.findings.size() == 1);
+  CHECK(report.findings.at(0).method == "constraint");
+}
+
 TEST_CASE("checkModel: an asymmetric, an indefinite and a wrongly declared M are named", "[system][check_model]") {
   SECTION("asymmetric") {
     struct Asymmetric final : PlanePendulum {
@@ -513,6 +665,9 @@ TEST_CASE("checkModel: bad options and bad states are refused, naming the field"
   options = {};
   options.relative_tolerance = -1.0;
   CHECK_THROWS_WITH(checkModel(model, {}, options), Catch::Contains("relative_tolerance"));
+  options = {};
+  options.terms_relative_tolerance = -1e-10;
+  CHECK_THROWS_WITH(checkModel(model, {}, options), Catch::Contains("terms_relative_tolerance"));
   State short_state = offManifoldState();
   short_state.q = Eigen::Vector2d(1.0, 2.0);
   CHECK_THROWS_WITH(checkModel(model, {offManifoldState(), short_state}), Catch::Contains("states[1].q: size 2, expected 3"));

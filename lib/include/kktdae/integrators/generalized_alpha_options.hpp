@@ -17,6 +17,9 @@ enum class JacobianReuse {
   UntilSlow,
 };
 
+/// "every_iteration" / "every_step" / "until_slow".
+std::string_view toString(JacobianReuse reuse);
+
 /// How the Newton iteration matrix [M + β′K + γ′C, −Jᵀ; J, 0] of a generalized-α step is stored
 /// and factorized.
 enum class IterationMatrix {

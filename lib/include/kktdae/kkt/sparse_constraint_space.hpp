@@ -31,8 +31,8 @@ struct SparseConstraintSpace {
 
   /// Evaluates J(q, t) into J (values only). Returns false if a value is not finite.
   bool evaluateJacobian(const ConstrainedSystem& system, ConstVectorRef q, double t);
-  /// Writes A = J diag(weights) Jᵀ into ldlt.values() and its diagonal into `diagonal` (nc).
-  /// Sizes: weights nq. Allocates nothing.
+  /// A = J diag(weights) Jᵀ into ldlt.values(), its diagonal into `diagonal` (nc); weights nq, allocates
+  /// nothing. assembleSchur()'s own pass without the rhs, for callers with none (RATTLE, projection, Regularize).
   void assemble(ConstVectorRef weights, VectorRef diagonal);
   /// The Schur form's system in one pass over J's rows: A = J W Jᵀ into ldlt.values(), its
   /// diagonal into `diagonal`, and rhs = target − J W f (W = diag(weights)): with q̈ = W(f + Jᵀλ)

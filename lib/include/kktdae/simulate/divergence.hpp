@@ -66,7 +66,7 @@ class DivergenceRule {
   /// numbers ("distance from the manifold 3.1 (row 2) > 1 × scale 2"); empty for Plausible.
   std::string describe(DivergenceVerdict verdict, ConstVectorRef q, const KktWorkspace& ws) const;
 
-  /// describe(test(q, ws), q, ws): empty while the state is plausible, else which rule fired.
+  /// describe(test(q, ws), q, ws) in one call (empty: plausible); drivers call test(), which builds no string.
   std::string check(ConstVectorRef q, const KktWorkspace& ws) const;
 
   double scale() const { return scale_; }

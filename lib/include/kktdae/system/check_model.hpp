@@ -20,7 +20,12 @@
 /// - kineticEnergy(q, v) = ½ q̇ᵀ M q̇;
 /// - opt-in (ModelCheckOptions::check_conservative_bias): h(q, 0, t) = ∇V(q, t) by central
 ///   differences of potentialEnergy(), for models whose forces at rest are all conservative;
-/// - inputMap() written when nu > 0.
+/// - inputMap() written when nu > 0;
+/// - evaluateTerms(), the fused call the solver makes, against the per-term methods it stands
+///   for, term by term (h, φ, J dense and as sparse values, γ, ∂φ/∂t): every output written and
+///   only it, as above, and each entry equal to the per-term method's up to round-off
+///   (ModelCheckOptions::terms_relative_tolerance). Checked where those per-term outputs were
+///   clean, so a mistake in a per-term method is named once, under its own name.
 ///
 /// Allocates and is O(nq³) per state (M's factorization): meant for model development and tests.
 
@@ -53,6 +58,7 @@ enum class ModelProblem {
   SparseValuesMismatch,   ///< the sparse J differs from the dense J
   KineticEnergyMismatch,  ///< kineticEnergy(q, v) ≠ ½ q̇ᵀ M q̇
   BiasNotConservative,    ///< h(q, 0, t) ≠ ∇V(q, t) (only with check_conservative_bias)
+  EvaluateTermsMismatch,  ///< an entry written by evaluateTerms() differs from its per-term method's
 };
 
 /// Stable lower-case name of a problem ("unwritten", "jacobian_mismatch", …).
@@ -64,7 +70,9 @@ struct ModelFinding {
   /// The model method at fault, as declared in ConstrainedSystem ("constraintJacobian", "bias"),
   /// the size accessor ("nq") for InvalidSize, "checkDerivatives" for an exception during the
   /// finite differences, and "constraintJacobianPattern (rows)" or "(cols)" for an output issue
-  /// of one of the pattern's two outputs.
+  /// of one of the pattern's two outputs. Findings of evaluateTerms() name the term by its
+  /// ModelTermsOutput field: "evaluateTerms (h)", "(phi)", "(J)", "(jacobian_values)",
+  /// "(gamma)", "(phi_t)"; "evaluateTerms" alone when the call threw.
   std::string method;
   /// The entry: the row (the index, for vector outputs) and the column (−1 for vector outputs);
   /// both −1 for findings about the whole output (a general M not positive definite, a kinetic
@@ -100,6 +108,13 @@ struct ModelCheckOptions {
   double absolute_tolerance = 1e-7;
   /// Central-difference step relative to max(1, |x|), as DerivativeCheckOptions::relative_step.
   double relative_step = 6e-6;
+  /// Relative part of the allowed deviation of evaluateTerms() from the per-term methods (the
+  /// absolute part is absolute_tolerance). Both are exact evaluations of the same terms, so they
+  /// may differ only by the round-off of a different order of operations: a few ulps of the
+  /// intermediates, ~nq·ε for a sum over the coordinates (2e-13 at nq = 1000). 1e-10 of the
+  /// term's largest entry leaves that margin and still names a wrong term far smaller than the
+  /// finite-difference checks can see (they need relative_tolerance, 1e-7).
+  double terms_relative_tolerance = 1e-10;
   /// Compare h(q, 0, t) with ∇V(q, t). Off by default: it holds only when every force at rest is
   /// the gradient of potentialEnergy() (gravity, springs); a model with a driving torque or force
   /// written into h (Andrews' squeezer) is not conservative. Inputs Sᵀu are not part of h.
@@ -116,7 +131,8 @@ struct ModelCheckOptions {
   /// ModelCheckReport::omitted_findings (a forgotten row of a 1000-link chain is one mistake).
   int max_findings_per_kind = 5;
 
-  /// Throws std::invalid_argument naming the field: tolerances finite and ≥ 0, relative_step
+  /// Throws std::invalid_argument naming the field: tolerances (terms_relative_tolerance
+  /// included) finite and ≥ 0, relative_step
   /// finite and > 0, random_states ≥ 2, random_scale finite and > 0, max_findings_per_kind ≥ 1.
   void validate() const;
 };

@@ -88,9 +88,9 @@ class ConstrainedSystem {
   /// constraint(), constraintJacobian() or constraintJacobianValues(), constraintBias() and
   /// constraintTimeDerivative() in that order, so a model that implements only those is
   /// served unchanged. Override it when the terms share work (a chain computes each link
-  /// vector d_k once for φ and γ) or to save the virtual calls; the override must write
-  /// exactly the per-term methods' values, bit for bit (tests/unit/system/model_terms_test.cpp
-  /// checks the shipped models). Sizes: q, v nq; the views of `out` as documented there.
+  /// vector d_k once for φ and γ) or to save the virtual calls; the override must write the
+  /// per-term methods' values (the shipped ones bit for bit, model_terms_test.cpp; checkModel()
+  /// compares a user's up to round-off). Sizes: q, v nq; the views of `out` as documented there.
   virtual void evaluateTerms(ConstVectorRef q, ConstVectorRef v, double t, ModelTermsOutput& out) const;
 
   // --- sparse Jacobian (optional): what lets the sparse path solve long chains in O(N) -------
