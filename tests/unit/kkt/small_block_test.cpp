@@ -13,10 +13,12 @@
 
 #include "../../../lib/src/kkt/condition_estimate.hpp"
 #include "../../../lib/src/kkt/small_block.hpp"
+#include "support/same_bits.hpp"
 #include "support/test_models.hpp"
 
 using namespace kktdae;
 using kktdae::testing::randomVector;
+using kktdae::testing::sameToTheBit;
 
 namespace {
 
@@ -44,16 +46,6 @@ GeneralAnswer generalBlockPath(const KktWorkspace& ws) {
       detail::reciprocalCondition(detail::oneNorm(ws.block), detail::inverseOneNormEstimate(solve, solveTransposed, x, y, z));
   const Vector solution = lu.solve(ws.block_rhs);
   return {solution.head(ws.nq), solution.tail(ws.nc), rcond};
-}
-
-/// Bit for bit where the arithmetic is IEEE double in SSE2 registers with no fused multiply-add
-/// (x86-64 without -march=native, the library's build); elsewhere to the last few bits.
-bool same(const Vector& a, const Vector& b) {
-#if defined(__x86_64__) && !defined(__FMA__)
-  return a.size() == b.size() && (a.array() == b.array()).all();
-#else
-  return a.size() == b.size() && (a - b).norm() <= 1e-14 * (1.0 + a.norm());
-#endif
 }
 
 /// Particles in the plane (dimension 2) or in space on distance constraints to anchors and to
@@ -100,8 +92,8 @@ TEST_CASE("small block: q, lambda and rcond are the general path's for nq + nc =
                               << result.message);
           REQUIRE(result.ok());
           const GeneralAnswer general = generalBlockPath(ws);
-          CHECK(same(ws.qdd, general.qdd));
-          CHECK(same(ws.lambda, general.lambda));
+          CHECK(sameToTheBit(ws.qdd, general.qdd));
+          CHECK(sameToTheBit(ws.lambda, general.lambda));
           if (estimate) {
             CHECK(result.rcond == Approx(general.rcond).epsilon(1e-12));
           } else {
