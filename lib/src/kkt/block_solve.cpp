@@ -5,6 +5,7 @@
 #include "condition_estimate.hpp"
 #include "dependent_rows.hpp"
 #include "kkt_steps.hpp"
+#include "small_block.hpp"
 
 namespace kktdae::detail {
 
@@ -116,6 +117,7 @@ KktResult solveBlock(const Stabilization& stabilization, const KktOptions& optio
   ws.block_rhs.head(nq) = ws.force;
   ws.block_rhs.tail(nc) = ws.constraint_target;
 
+  if (KktResult small; solveBlockSmall(options, ws, small)) return small;
   ws.block_lu.compute(ws.block);
   const bool has_policy = options.rank_deficiency != RankDeficiencyPolicy::Fail;
   if (!hasNonZeroPivots(ws)) {

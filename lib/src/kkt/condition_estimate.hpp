@@ -9,17 +9,18 @@ namespace kktdae::detail {
 /// Hager's estimate of ‖A⁻¹‖₁ (the method behind LAPACK's xLACON and Eigen's rcond()), written
 /// over caller-owned vectors so that it allocates nothing: at most five pairs of solves with A
 /// and Aᵀ. `solve(v)` and `solveTransposed(v)` overwrite v with A⁻¹v and A⁻ᵀv. x, y, z have
-/// size n ≥ 1. Returns the estimate (a lower bound, almost always within a factor 3).
-template <class Solve, class SolveTransposed>
-double inverseOneNormEstimate(Solve&& solve, SolveTransposed&& solveTransposed, Eigen::VectorXd& x,
-                              Eigen::VectorXd& y, Eigen::VectorXd& z) {
+/// size n ≥ 1 (dynamic, or fixed for the small paths). Returns the estimate (a lower bound,
+/// almost always within a factor 3).
+template <class Solve, class SolveTransposed, class WorkVector = Eigen::VectorXd>
+double inverseOneNormEstimate(Solve&& solve, SolveTransposed&& solveTransposed, WorkVector& x, WorkVector& y,
+                              WorkVector& z) {
   const Eigen::Index n = x.size();
   x.setConstant(1.0 / static_cast<double>(n));
   double estimate = 0.0;
   for (int iteration = 0; iteration < 5; ++iteration) {
     y = x;
     solve(y);
-    const double norm = y.lpNorm<1>();
+    const double norm = y.template lpNorm<1>();
     if (!std::isfinite(norm)) return norm;
     if (iteration > 0 && norm <= estimate) break;  // no further progress
     estimate = norm;

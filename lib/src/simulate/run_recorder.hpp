@@ -76,6 +76,9 @@ class RunRecorder {
     }
   }
 
+  /// True when the run has an observer: the adaptive drivers solve for λ at an output only then.
+  bool hasObserver() const { return static_cast<bool>(observer_); }
+
   /// As observe(), but only tracks the violation (a step whose state is not handed out).
   void track(double t, const KktWorkspace& ws, double rcond) {
     summary_.final_phi_inf = maxAbs(ws.phi.data(), ws.nc);

@@ -18,10 +18,12 @@
 #include "../../../lib/src/kkt/condition_estimate.hpp"
 #include "../../../lib/src/kkt/small_schur.hpp"
 #include "kktdae/integrators/acceleration_function.hpp"
+#include "support/same_bits.hpp"
 #include "support/test_models.hpp"
 
 using namespace kktdae;
 using kktdae::testing::randomVector;
+using kktdae::testing::sameToTheBit;
 
 namespace {
 
@@ -52,16 +54,6 @@ Reference generalSchurPath(const KktWorkspace& ws, const Stabilization& stabiliz
   return {qdd, lambda, 1.0 / (oneNorm(schur) * oneNorm(schur.inverse()))};
 }
 
-/// Bit for bit where the arithmetic is IEEE double in SSE2 registers with no fused multiply-add
-/// (x86-64 without -march=native, the library's build); elsewhere to the last few bits.
-bool same(const Vector& a, const Vector& b) {
-#if defined(__x86_64__) && !defined(__FMA__)
-  return a.size() == b.size() && (a.array() == b.array()).all();
-#else
-  return a.size() == b.size() && (a - b).norm() <= 1e-14 * (1.0 + a.norm());
-#endif
-}
-
 void compareWithGeneralPath(const ConstrainedSystem& system, double q_scale, int trials) {
   REQUIRE(system.nc() >= 1);
   REQUIRE(system.nc() <= 4);
@@ -81,8 +73,8 @@ void compareWithGeneralPath(const ConstrainedSystem& system, double q_scale, int
                            << ": " << result.message);
         REQUIRE(result.ok());
         const Reference reference = generalSchurPath(ws, stabilization);
-        CHECK(same(ws.qdd, reference.qdd));
-        CHECK(same(ws.lambda, reference.lambda));
+        CHECK(sameToTheBit(ws.qdd, reference.qdd));
+        CHECK(sameToTheBit(ws.lambda, reference.lambda));
         if (!estimate) {
           CHECK(result.rcond == 1.0);
         } else if (system.nc() <= 2) {

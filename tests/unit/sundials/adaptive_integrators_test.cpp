@@ -231,3 +231,43 @@ TEST_CASE("adaptive: combinations SUNDIALS cannot do are refused up front", "[su
   options.stabilization = Stabilization::softConstraint();
   CHECK_THROWS_WITH(simulate(circle, circle.initialState(1.0), options), Contains("ida_index1"));
 }
+
+TEST_CASE("adaptive: CVODE solves the KKT system at an output only for an observer, and the run is the same without one",
+          "[sundials][outputs]") {
+  const CircleMass circle;  // seed 002's problem, block form, 200 outputs
+  for (const Integrator integrator : {Integrator::CvodeBdf, Integrator::CvodeAdams}) {
+    SimulationOptions options = adaptiveOptions(integrator, 1e-6, 1.0);
+    options.stabilization = Stabilization::baumgarte(5.0, 10.0);
+    options.kkt.form = KktForm::Block;
+    options.dt = 0.005;
+    options.steps = 200;
+    long observed = 0;
+    const Observer count = [&](double, ConstVectorRef, ConstVectorRef, ConstVectorRef) { ++observed; };
+    const Summary bare = simulate(circle, circle.initialState(), options);
+    const Summary watched = simulate(circle, circle.initialState(), options, count);
+    options.observe_every = 10;
+    observed = 0;
+    const Summary sparse = simulate(circle, circle.initialState(), options, count);
+    INFO(toString(integrator) << ": " << bare.briefReport() << " | " << watched.briefReport());
+    REQUIRE(bare.ok());
+    REQUIRE(watched.ok());
+    REQUIRE(sparse.ok());
+    CHECK(observed == 21);
+    // The outputs' solves do not feed back into the integration: same steps, same violations.
+    CHECK(bare.steps == watched.steps);
+    CHECK(bare.rhs_evaluations == watched.rhs_evaluations);
+    CHECK(bare.outputs == watched.outputs);
+    CHECK(bare.max_phi_inf == watched.max_phi_inf);
+    CHECK(bare.max_phi_dot_inf == watched.max_phi_dot_inf);
+    CHECK(bare.final_phi_inf == watched.final_phi_inf);
+    // One solve per right-hand side, per analytic Newton matrix and at the start; the observer
+    // adds one per state it is handed after the start.
+    CHECK(bare.kkt_solves == bare.rhs_evaluations + bare.jacobian_evaluations + 1);
+    CHECK(watched.kkt_solves == bare.kkt_solves + 200);
+    CHECK(sparse.kkt_solves == bare.kkt_solves + 20);
+    // min_rcond covers the right-hand side's solves whether or not the outputs solve.
+    CHECK(bare.min_rcond > 0.0);
+    CHECK(bare.min_rcond <= 1.0);
+    CHECK(watched.min_rcond <= bare.min_rcond);
+  }
+}

@@ -65,7 +65,9 @@ struct Summary {
 
   long steps = 0;       ///< steps completed: fixed steps, or the adaptive solver's internal steps
   long outputs = 0;     ///< states handed to the observer (the initial one included)
-  long kkt_solves = 0;  ///< acceleration solves, all stages and output evaluations included
+  /// Acceleration solves, all stages included; at CVODE's outputs only when an observer is handed
+  /// that output (it reads λ there; the violation maxima come from the model's terms alone).
+  long kkt_solves = 0;
   long rhs_evaluations = 0;       ///< f(t, y) (CVODE), F(t, y, ẏ) (IDA) or KKT-solve stages (fixed)
   long jacobian_evaluations = 0;  ///< Newton-matrix evaluations (analytic or difference quotients), adaptive only
   /// Model and controller calls spent on assembled Newton matrices (AdaptiveOptions::newton_matrix
@@ -96,7 +98,9 @@ struct Summary {
   double max_phi_dot_inf = 0.0;  ///< the same for ‖φ̇‖∞ = ‖J q̇ + ∂φ/∂t‖∞
   double final_phi_inf = 0.0;    ///< ‖φ‖∞ at the last state reached
   double final_phi_dot_inf = 0.0;  ///< ‖φ̇‖∞ at the last state reached
-  double min_rcond = std::numeric_limits<double>::infinity();  ///< worst KKT condition estimate seen
+  /// Worst KKT condition estimate seen over the run's solves (CVODE: its right-hand side's and
+  /// the observed outputs'); ∞ when none estimated one (IDA's residual solves nothing).
+  double min_rcond = std::numeric_limits<double>::infinity();
   /// KKT solves where J M⁻¹ Jᵀ was singular or had rcond < KktOptions::min_rcond and
   /// KktOptions::rank_deficiency (MinimumNorm or Regularize) gave the answer: counted warnings.
   /// `notes` then says when the first one was, its rank and its dependent rows.
