@@ -24,6 +24,7 @@
 using namespace kktdae;
 using kktdae::testing::randomVector;
 using kktdae::testing::sameToTheBit;
+using kktdae::testing::sameBits;
 
 namespace {
 
@@ -307,10 +308,6 @@ ParticleSystem looseParticles() {
   p.distances.push_back({PointRef::particle(1), PointRef::anchor(0), 1.0});
   p.distances.push_back({PointRef::particle(3), PointRef::anchor(1), 0.8});
   return ParticleSystem(p);
-}
-
-bool sameBits(const Vector& a, const Vector& b) {
-  return a.size() == b.size() && (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0);
 }
 
 /// AccelerationFunction::evaluate (the whole solve of small_schur.hpp when it applies) against

@@ -11,8 +11,10 @@
 #include <vector>
 
 #include "kktdae/kktdae.hpp"
+#include "support/same_bits.hpp"
 
 using namespace kktdae;
+using kktdae::testing::sameBits;
 using Catch::Matchers::Contains;
 
 namespace {
@@ -24,13 +26,6 @@ SweepOptions onThreads(int threads) {
 }
 
 /// Same bits (NaN and −0 included), not merely equal values.
-bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
-bool sameBits(const Vector& a, const Vector& b) {
-  return a.size() == b.size() &&
-         std::memcmp(a.data(), b.data(), static_cast<std::size_t>(a.size()) * sizeof(double)) == 0;
-}
-
 /// Every field of a Summary but the wall time, which measures the machine, not the run.
 void checkSameSummary(const Summary& a, const Summary& b) {
   CHECK(a.status == b.status);

@@ -8,10 +8,12 @@
 #include <limits>
 #include <random>
 
+#include "support/same_bits.hpp"
 #include "support/test_models.hpp"
 #include "unit/autodiff/ad_test_models.hpp"
 
 using namespace kktdae;
+using kktdae::testing::sameBits;
 
 namespace {
 
@@ -19,14 +21,6 @@ constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
 
 /// Same bits (NaN where neither wrote is equal to itself here).
 /// (Empty vectors have null data, which memcmp must not be given, even for zero bytes.)
-bool sameBits(const Vector& a, const Vector& b) {
-  if (a.size() != b.size()) return false;
-  return a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
-}
-bool sameBits(const Matrix& a, const Matrix& b) {
-  if (a.rows() != b.rows() || a.cols() != b.cols()) return false;
-  return a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
-}
 
 /// The terms at one state, each output starting as NaN so that an entry one path leaves
 /// unwritten and the other writes shows as a difference.
