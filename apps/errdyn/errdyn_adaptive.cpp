@@ -48,7 +48,7 @@ OwnedProblem testSet(const std::string& name, TestSetProblem which) {
 
 std::vector<std::string> adaptiveGainFiles() { return {"adaptive_gains.csv", "adaptive_best.csv"}; }
 
-nlohmann::json runAdaptiveGains(RunDirectory& dir, int threads, std::vector<std::string>& lines) {
+nlohmann::json runAdaptiveGains(RunDirectory& dir, const AdaptiveGainSettings& settings, std::vector<std::string>& lines) {
   std::vector<OwnedProblem> problems;
   auto chain = [](int links) { return std::make_shared<PendulumChain>(PendulumChainParams::uniform(links)); };
   const auto chain2 = chain(2), chain3 = chain(3);
@@ -70,21 +70,25 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, int threads, std::vector<std:
   // Andrews' squeezer and the car axis): its best can lie there, and the work's rise ends it.
   options.extend_max_omega = 1e6;
   options.extend_work_factor = 10.0;
-  options.parallel.threads = threads;
+  // Each grid point is the mean of runs at nearby tolerances (τ·10^(±0.05 k)): one run's score
+  // scatters by as much as the band is wide.
+  options.ensemble_size = settings.ensemble;
+  options.tolerances = settings.tolerances;
+  options.parallel.threads = settings.threads;
   options.interrupt = interruptFlag();
 
   std::string runs_csv =
       "model,integrator,tolerance,omega,status,scd,end_scd,work,steps,efficiency,error_test_failures,"
-      "convergence_failures,linear_solver_setups,max_phi\n";
+      "convergence_failures,linear_solver_setups,max_phi,efficiency_spread\n";
   std::string best_csv =
       "model,integrator,tolerance,unstabilized_scd,unstabilized_work,unstabilized_mean_step,motion_rate,best_omega,"
       "smoothed_best_omega,band_low,band_high,best_scd,best_work,recommended_omega,ratio,side,outside_factor,"
-      "efficiency_loss,grid_top\n";
+      "efficiency_loss,grid_top,scatter,ensemble_spread,loss_error\n";
   nlohmann::json table = nlohmann::json::array();
   char line[320];
-  std::snprintf(line, sizeof line, "%-8s %-11s %6s %7s %7s %9s %7s %8s %8s %8s %8s %6s %7s %9s %6s %5s %5s %8s", "model",
+  std::snprintf(line, sizeof line, "%-8s %-11s %6s %7s %7s %9s %7s %8s %8s %8s %8s %6s %7s %9s %6s %5s %5s %8s %5s %5s %5s", "model",
                 "integrator", "tol", "scd(0)", "work(0)", "h_mean(0)", "Omega", "raw best", "smooth", "band lo",
-                "band hi", "scd", "work", "recommend", "ratio", "out", "loss", "top");
+                "band hi", "scd", "work", "recommend", "ratio", "out", "loss", "top", "scat", "sprd", "+-");
   lines.push_back(line);
   for (const OwnedProblem& owned : problems) {
     if (interrupted()) break;
@@ -97,7 +101,8 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, int threads, std::vector<std:
                   std::to_string(run.summary.steps) + "," + shortest(run.efficiency) + "," +
                   std::to_string(run.summary.error_test_failures) + "," +
                   std::to_string(run.summary.convergence_failures) + "," +
-                  std::to_string(run.summary.linear_solver_setups) + "," + shortest(run.summary.max_phi_inf) + "\n";
+                  std::to_string(run.summary.linear_solver_setups) + "," + shortest(run.summary.max_phi_inf) + "," +
+                  shortest(run.efficiency_spread) + "\n";
     }
     for (const AdaptiveGainBest& best : scan.best) {
       // What a user gets: the recommendation from one measuring run at this tolerance.
@@ -124,15 +129,17 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, int threads, std::vector<std:
                   shortest(best.band_low) + "," + shortest(best.band_high) + "," + shortest(at_best.scd) + "," +
                   std::to_string(at_best.work) + "," + shortest(omega) + "," + shortest(place.ratio) + "," +
                   std::to_string(place.side) + "," + shortest(place.outside_factor) + "," +
-                  shortest(place.loss) + "," + shortest(best.omegas.back()) + "\n";
+                  shortest(place.loss) + "," + shortest(best.omegas.back()) + "," + shortest(best.scatter) + "," +
+                  shortest(best.ensemble_spread) + "," + shortest(place.loss_error) + "\n";
       std::snprintf(line, sizeof line,
                     "%-8s %-11s %6.0e %7.2f %7ld %9.2e %7.3g %8.3g %8.3g %8.3g %8.3g %6.2f %7ld %9.3g %6.2f %5.2f "
-                    "%5.2f %8.3g",
+                    "%5.2f %8.3g %5.2f %5.2f %5.2f",
                     owned.problem.name.c_str(), std::string(toString(best.integrator)).c_str(), best.tolerance,
                     best.unstabilized.scd, best.unstabilized.work, best.unstabilized_mean_step,
                     recommended.time_scale.motion_rate, best.best_omega, best.smoothed_best_omega, best.band_low,
                     best.band_high, at_best.scd, at_best.work, omega, place.ratio,
-                    place.side == 0 ? 1.0 : place.side * place.outside_factor, place.loss, best.omegas.back());
+                    place.side == 0 ? 1.0 : place.side * place.outside_factor, place.loss, best.omegas.back(), best.scatter,
+                    best.ensemble_spread, place.loss_error);
       lines.push_back(line);
       table.push_back({{"model", owned.problem.name}, {"integrator", toString(best.integrator)},
                        {"tolerance", best.tolerance}, {"unstabilized_scd", metricNumber(best.unstabilized.scd)},
@@ -144,6 +151,8 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, int threads, std::vector<std:
                        {"best_work", at_best.work}, {"recommended_omega", omega}, {"ratio", place.ratio},
                        {"side", place.side}, {"outside_factor", place.outside_factor},
                        {"efficiency_loss", metricNumber(place.loss)}, {"grid_top", best.omegas.back()},
+                       {"scatter", best.scatter}, {"ensemble_spread", best.ensemble_spread},
+                       {"loss_error", place.loss_error},
                        {"reasoning", recommended.recommendation.reasoning}});
     }
   }

@@ -36,6 +36,8 @@ struct Flags {
   int threads = 0;      ///< threads for the independent runs; 0 = all cores
   bool trajectory = false;  ///< the trajectory-based limits and the soft-constraint decay (costs runs)
   bool adaptive = false;    ///< the gains of the adaptive integrators, scanned over ω (costs runs)
+  int adaptive_ensemble = 3;  ///< --adaptive: runs per grid point at nearby tolerances
+  std::vector<double> adaptive_tolerances = {1e-5, 1e-7, 1e-10};  ///< --adaptive: rtol = atol of the scans
 };
 
 const std::vector<Integrator> kFixedStep = {Integrator::ExplicitEuler, Integrator::SemiImplicitEuler, Integrator::Rk4};
@@ -279,9 +281,15 @@ int run(const Flags& flags) {
     std::printf("\nBaumgarte gains of the adaptive integrators (rtol = atol; scd over 100 outputs vs ida_ggl 1e-12;\n"
                 "work = model calls; smoothed best and band (within 0.1 digits) of scd - log10(work) over\n"
                 "omega = 10^(k/8), 0.1 .. 1e4, on to 1e6 while the top run's work stays below 10x that of omega = 0;\n"
-                "top = the grid's last omega; out = factor outside the band, - below, + above, 1 inside)\n");
+                "top = the grid's last omega; out = factor outside the band, - below, + above, 1 inside; scat = rms of\n"
+                "each point about the smoothed curve near the top, sprd = rms spread of each point's ensemble,\n"
+                "+- = standard error of loss)\n");
     std::vector<std::string> lines;
-    document["adaptive"] = runAdaptiveGains(dir, flags.threads, lines);
+    AdaptiveGainSettings settings;
+    settings.threads = flags.threads;
+    settings.ensemble = flags.adaptive_ensemble;
+    settings.tolerances = flags.adaptive_tolerances;
+    document["adaptive"] = runAdaptiveGains(dir, settings, lines);
     for (const std::string& line : lines) std::printf("  %s\n", line.c_str());
   }
   writeJson(dir, "errdyn.json", document);
@@ -314,6 +322,14 @@ int main(int argc, char** argv) {
   app.add_flag("--adaptive", flags.adaptive,
                "also scan the Baumgarte gain of cvode_bdf, cvode_adams and ida_index1 over omega and tolerance on five models "
                "and compare the best with recommendBaumgarte (docs/baumgarte.md section 9; minutes)");
+  app.add_option("--adaptive-ensemble", flags.adaptive_ensemble,
+                 "--adaptive: runs per grid point at the tolerances tol*10^(0.05 k), averaged (odd; 1 = one run)")
+      ->check(integerInRange(1, 15))
+      ->check(CLI::Validator([](std::string& s) { return std::stoi(s) % 2 == 1 ? "" : "must be odd"; }, "ODD"))
+      ->capture_default_str();
+  app.add_option("--adaptive-tolerances", flags.adaptive_tolerances, "--adaptive: rtol = atol of each scan")
+      ->check(finiteInRange(1e-13, 1e-3))
+      ->capture_default_str();
   app.add_option("--threads", flags.threads,
                  "threads for the independent runs (0: all cores); every output is the same for any count")
       ->check(integerInRange(0, kktdae::kMaxSweepThreads))

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <utility>
 
@@ -205,6 +206,11 @@ void AdaptiveGainOptions::validate() const {
   if (!(extend_work_factor > 1.0)) {
     throwInvalid("extend_work_factor", "must be > 1, got " + formatDouble(extend_work_factor));
   }
+  if (ensemble_size < 1 || ensemble_size % 2 == 0) {
+    throwInvalid("ensemble_size", "must be odd and >= 1 (centred on the nominal tolerance), got " +
+                                      std::to_string(ensemble_size));
+  }
+  requirePositive("ensemble_step", ensemble_step);
   requireNonNegative("zeta", zeta);
   if (max_steps < 1) throwInvalid("max_steps", "must be >= 1, got " + std::to_string(max_steps));
   if (smoothing_half_width < 0) {
@@ -227,7 +233,7 @@ struct ScanContext {
   std::vector<Eigen::Index> end_kept;  ///< end-state coordinates that are not 0
 };
 
-AdaptiveGainRun runOne(const ScanContext& c, Integrator integrator, double tolerance, double omega) {
+AdaptiveGainRun runMember(const ScanContext& c, Integrator integrator, double tolerance, double omega) {
   const AdaptiveGainProblem& problem = *c.problem;
   const AdaptiveGainOptions& options = *c.options;
   AdaptiveGainRun run;
@@ -264,6 +270,67 @@ AdaptiveGainRun runOne(const ScanContext& c, Integrator integrator, double toler
   spdlog::debug("adaptive gain {} {} tol {:g} omega {:g}: scd {:.3f} work {}", problem.name, toString(run.integrator),
                 run.tolerance, run.omega, run.scd, run.work);
   return run;
+}
+
+/// The tolerance of ensemble member `member` (0 … n−1) around `tolerance`: k = member − (n−1)/2,
+/// so the centre member runs at the nominal tolerance itself, bit for bit.
+double memberTolerance(const AdaptiveGainOptions& options, double tolerance, int member) {
+  const int k = member - (options.ensemble_size - 1) / 2;
+  return k == 0 ? tolerance : tolerance * std::pow(10.0, options.ensemble_step * k);
+}
+
+/// One grid point from its members (in ensemble order): the centre's run, scored by the mean.
+AdaptiveGainRun combineMembers(std::vector<AdaptiveGainRun> members, double tolerance) {
+  const std::size_t n = members.size();
+  std::vector<double> efficiency;
+  bool all = true;
+  double sum = 0.0;
+  for (const AdaptiveGainRun& member : members) {
+    efficiency.push_back(member.efficiency);
+    all = all && member.reached_end;
+    sum += member.efficiency;
+  }
+  AdaptiveGainRun point = std::move(members[n / 2]);
+  point.tolerance = tolerance;
+  point.member_efficiency = std::move(efficiency);
+  point.reached_end = all;
+  point.efficiency_spread = 0.0;
+  if (!all) {
+    point.efficiency = -std::numeric_limits<double>::infinity();
+    return point;
+  }
+  const double mean = sum / static_cast<double>(n);
+  point.efficiency = mean;
+  if (n > 1) {
+    double squares = 0.0;
+    for (double e : point.member_efficiency) squares += (e - mean) * (e - mean);
+    point.efficiency_spread = std::sqrt(squares / static_cast<double>(n - 1));
+  }
+  return point;
+}
+
+/// Runs the grid points `points` (scan index, ω) with every ensemble member, in parallel over all
+/// members, and combines each point's members.
+template <class IntegratorOf, class ToleranceOf>
+std::vector<AdaptiveGainRun> runPoints(const ScanContext& c, const std::vector<std::pair<std::size_t, double>>& points,
+                                       IntegratorOf integratorOf, ToleranceOf toleranceOf) {
+  const AdaptiveGainOptions& options = *c.options;
+  const auto m = static_cast<std::size_t>(options.ensemble_size);
+  std::vector<AdaptiveGainRun> members = sweep(
+      points.size() * m,
+      [&](std::size_t i) {
+        const auto& [s, omega] = points[i / m];
+        return runMember(c, integratorOf(s), memberTolerance(options, toleranceOf(s), static_cast<int>(i % m)), omega);
+      },
+      options.parallel);
+  std::vector<AdaptiveGainRun> combined;
+  combined.reserve(points.size());
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    std::vector<AdaptiveGainRun> mine(std::make_move_iterator(members.begin() + static_cast<std::ptrdiff_t>(p * m)),
+                                      std::make_move_iterator(members.begin() + static_cast<std::ptrdiff_t>((p + 1) * m)));
+    combined.push_back(combineMembers(std::move(mine), toleranceOf(points[p].first)));
+  }
+  return combined;
 }
 
 /// Whether a scan's grid goes on above its top: the top run reached the end at less than
@@ -308,10 +375,15 @@ AdaptiveGainBest bestOf(const AdaptiveGainProblem& problem, const AdaptiveGainOp
   std::size_t top_index = 0;
   for (std::size_t j = 0; j < n; ++j) {
     const auto [lo, hi] = window(j, n, static_cast<std::size_t>(options.smoothing_half_width));
-    double sum = 0.0;
-    for (std::size_t i = lo; i <= hi; ++i) sum += runs[1 + i].efficiency;
-    const double mean = sum / static_cast<double>(hi - lo + 1);
+    double sum = 0.0, variance = 0.0;
+    for (std::size_t i = lo; i <= hi; ++i) {
+      sum += runs[1 + i].efficiency;
+      variance += runs[1 + i].efficiency_spread * runs[1 + i].efficiency_spread / static_cast<double>(options.ensemble_size);
+    }
+    const double count = static_cast<double>(hi - lo + 1);
+    const double mean = sum / count;
     best.smoothed_efficiency.push_back(mean);
+    best.smoothed_error.push_back(std::sqrt(variance) / count);
     if (mean > best.smoothed_best_efficiency) {
       best.smoothed_best_efficiency = mean;
       best.smoothed_best_omega = runs[1 + j].omega;
@@ -325,6 +397,22 @@ AdaptiveGainBest bestOf(const AdaptiveGainProblem& problem, const AdaptiveGainOp
     while (hi + 1 < n && best.smoothed_efficiency[hi + 1] >= floor) ++hi;
     best.band_low = best.omegas[lo];
     best.band_high = best.omegas[hi];
+    double scatter = 0.0, spread = 0.0;
+    std::size_t counted = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const AdaptiveGainRun& run = runs[1 + j];
+      if (!(best.smoothed_efficiency[j] >= best.smoothed_best_efficiency - kAdaptiveGainTopWidth) ||
+          !std::isfinite(run.efficiency)) {
+        continue;
+      }
+      scatter += (run.efficiency - best.smoothed_efficiency[j]) * (run.efficiency - best.smoothed_efficiency[j]);
+      spread += run.efficiency_spread * run.efficiency_spread;
+      ++counted;
+    }
+    if (counted > 0) {
+      best.scatter = std::sqrt(scatter / static_cast<double>(counted));
+      best.ensemble_spread = std::sqrt(spread / static_cast<double>(counted));
+    }
   }
   return best;
 }
@@ -348,13 +436,12 @@ AdaptiveGainScan scanAdaptiveGains(const AdaptiveGainProblem& problem, const Ada
   auto integratorOf = [&](std::size_t s) { return options.integrators[s / options.tolerances.size()]; };
   auto toleranceOf = [&](std::size_t s) { return options.tolerances[s % options.tolerances.size()]; };
 
-  const std::vector<AdaptiveGainRun> grid_runs = sweep(
-      scans * per_scan,
-      [&](std::size_t i) {
-        const std::size_t s = i / per_scan;
-        return runOne(context, integratorOf(s), toleranceOf(s), i % per_scan == 0 ? 0.0 : options.omegas[i % per_scan - 1]);
-      },
-      options.parallel);
+  std::vector<std::pair<std::size_t, double>> points;
+  for (std::size_t s = 0; s < scans; ++s) {
+    points.emplace_back(s, 0.0);
+    for (double omega : options.omegas) points.emplace_back(s, omega);
+  }
+  const std::vector<AdaptiveGainRun> grid_runs = runPoints(context, points, integratorOf, toleranceOf);
   std::vector<std::vector<AdaptiveGainRun>> per(scans);
   for (std::size_t s = 0; s < scans; ++s) {
     per[s].assign(grid_runs.begin() + static_cast<std::ptrdiff_t>(s * per_scan),
@@ -377,10 +464,7 @@ AdaptiveGainScan scanAdaptiveGains(const AdaptiveGainProblem& problem, const Ada
         }
       }
       if (jobs.empty()) break;
-      const std::vector<AdaptiveGainRun> extra = sweep(
-          jobs.size(),
-          [&](std::size_t j) { return runOne(context, integratorOf(jobs[j].first), toleranceOf(jobs[j].first), jobs[j].second); },
-          options.parallel);
+      const std::vector<AdaptiveGainRun> extra = runPoints(context, jobs, integratorOf, toleranceOf);
       for (std::size_t j = 0; j < jobs.size(); ++j) per[jobs[j].first].push_back(extra[j]);
     }
   }
@@ -411,16 +495,25 @@ AdaptiveGainPlacement placeInBand(const AdaptiveGainBest& best, double omega) {
   }
   const std::vector<double>& w = best.omegas;
   const std::vector<double>& e = best.smoothed_efficiency;
-  double at = e.front();
+  const bool errors = best.smoothed_error.size() == e.size();
+  auto error = [&](std::size_t j) { return errors ? best.smoothed_error[j] : 0.0; };
+  double at = e.front(), at_error = error(0);
   if (omega >= w.back()) {
     at = e.back();
+    at_error = error(w.size() - 1);
   } else if (omega > w.front()) {
     std::size_t j = 1;
     while (w[j] < omega) ++j;
     const double s = std::log(omega / w[j - 1]) / std::log(w[j] / w[j - 1]);
     at = std::isfinite(e[j - 1]) && std::isfinite(e[j]) ? (1.0 - s) * e[j - 1] + s * e[j] : std::min(e[j - 1], e[j]);
+    at_error = (1.0 - s) * error(j - 1) + s * error(j);
   }
   place.loss = best.smoothed_best_efficiency - at;
+  double best_error = 0.0;
+  for (std::size_t j = 0; j < w.size(); ++j) {
+    if (w[j] == best.smoothed_best_omega) best_error = error(j);
+  }
+  place.loss_error = std::hypot(best_error, at_error);
   return place;
 }
 

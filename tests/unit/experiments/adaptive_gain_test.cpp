@@ -101,6 +101,56 @@ TEST_CASE("adaptive gain scan: on the double pendulum feedback beats none, and o
   CHECK_THROWS_WITH(scanAdaptiveGains(problem, options), Contains("ida_ggl"));
 }
 
+TEST_CASE("adaptive gain scan: an ensemble over nearby tolerances reports each point's spread and lowers the "
+          "curve's scatter against a single run",
+          "[experiments][errdyn]") {
+  const PendulumChain chain(PendulumChainParams::uniform(2));
+  const AdaptiveGainProblem problem = doublePendulumProblem(chain, 50);
+  AdaptiveGainOptions options;
+  options.integrators = {Integrator::CvodeBdf};
+  options.tolerances = {1e-7};
+  for (int k = -2; k <= 8; ++k) options.omegas.push_back(std::pow(10.0, 0.25 * k));  // 0.32 .. 100
+  options.smoothing_half_width = 1;
+  const AdaptiveGainScan single = scanAdaptiveGains(problem, options);
+  options.ensemble_size = 3;
+  const AdaptiveGainScan ensemble = scanAdaptiveGains(problem, options);
+  REQUIRE(ensemble.runs.size() == single.runs.size());
+  for (std::size_t j = 0; j < ensemble.runs.size(); ++j) {
+    const AdaptiveGainRun& one = single.runs[j];
+    const AdaptiveGainRun& mean = ensemble.runs[j];
+    REQUIRE(mean.reached_end);
+    REQUIRE(mean.member_efficiency.size() == 3);
+    REQUIRE(one.member_efficiency.size() == 1);
+    CHECK(one.efficiency_spread == 0.0);
+    // The centre member is the single run itself (the nominal tolerance, bit for bit).
+    CHECK(mean.member_efficiency[1] == one.efficiency);
+    CHECK(mean.summary.steps == one.summary.steps);
+    CHECK(mean.tolerance == 1e-7);
+    const double average = (mean.member_efficiency[0] + mean.member_efficiency[1] + mean.member_efficiency[2]) / 3.0;
+    CHECK(mean.efficiency == Approx(average).epsilon(1e-14));
+    // Tolerances 10^±0.05 apart draw other step sequences: the members differ.
+    CHECK(mean.efficiency_spread > 0.0);
+  }
+  const AdaptiveGainBest& one = single.best[0];
+  const AdaptiveGainBest& mean = ensemble.best[0];
+  CHECK(one.ensemble_spread == 0.0);
+  CHECK(mean.ensemble_spread > 0.0);
+  CHECK(mean.scatter < one.scatter);
+  // The smoothed curve's error bar comes from the spreads; a single run has none to give.
+  REQUIRE(mean.smoothed_error.size() == mean.omegas.size());
+  for (std::size_t j = 0; j < mean.omegas.size(); ++j) {
+    CHECK(one.smoothed_error[j] == 0.0);
+    CHECK(mean.smoothed_error[j] > 0.0);
+  }
+  CHECK(placeInBand(one, 10.0).loss_error == 0.0);
+  CHECK(placeInBand(mean, 10.0).loss_error > 0.0);
+  options.ensemble_size = 2;
+  CHECK_THROWS_WITH(scanAdaptiveGains(problem, options), Contains("ensemble_size"));
+  options.ensemble_size = 3;
+  options.ensemble_step = 0.0;
+  CHECK_THROWS_WITH(scanAdaptiveGains(problem, options), Contains("ensemble_step"));
+}
+
 TEST_CASE("adaptive gain scan: a set interrupt ends every run at its first step, each scored as failed",
           "[experiments][errdyn]") {
   const PendulumChain chain(PendulumChainParams::uniform(2));

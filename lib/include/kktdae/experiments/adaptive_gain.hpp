@@ -71,6 +71,16 @@ struct AdaptiveGainOptions {
   /// where the work rises instead of reading the curve at the grid's end.
   double extend_max_omega = 0.0;
   double extend_work_factor = 10.0;  ///< > 1: the work factor over ω = 0 at which extending stops
+  /// Runs per grid point (odd, ≥ 1): each ω (and ω = 0) is run at the tolerances
+  /// τ·10^(ensemble_step·k), k = −(n−1)/2 … (n−1)/2, and scored by the mean of their efficiencies.
+  /// One run's score is one sample of a quantity that jitters with the step-size controller's
+  /// discrete decisions (0.13–0.23 digits rms between neighbouring gains, docs/baumgarte.md §9);
+  /// nearby tolerances draw other step sequences of the same expected efficiency, so the mean
+  /// estimates that expectation and the members' spread is its error bar. 1 = the single run.
+  int ensemble_size = 1;
+  /// log₁₀ spacing of the ensemble's tolerances (> 0): small enough that the expected efficiency
+  /// does not move across the ensemble, large enough that the controller's decisions change.
+  double ensemble_step = 0.05;
   double zeta = 1.0;        ///< damping ratio of every gain (α = ζω, β = ω)
   long max_steps = 200000;  ///< the solvers' step cap over the run (a run over it fails)
   /// The efficiency curve is averaged over each grid point and this many neighbours on each side
@@ -87,20 +97,29 @@ struct AdaptiveGainOptions {
   void validate() const;
 };
 
-/// One run: the setting, its Summary and its score.
+/// One grid point's run: the setting, its Summary and its score. With an ensemble
+/// (AdaptiveGainOptions::ensemble_size > 1) summary, scd, end_scd and work are the member's at the
+/// nominal tolerance (the centre of the ensemble) and efficiency is the members' mean.
 struct AdaptiveGainRun {
   Integrator integrator = Integrator::CvodeBdf;
   double tolerance = 0.0;
   double omega = 0.0;      ///< 0: no feedback
   Summary summary;
-  bool reached_end = false;
+  bool reached_end = false;  ///< every member reached t_end with finite outputs
   double scd = 0.0;        ///< pathDigits() of the run's outputs against the reference path
   double end_scd = 0.0;    ///< significantCorrectDigits of q(t_end) against the path's last entry (non-zero ones)
   /// Model calls: Summary::rhs_evaluations (f or F, difference-quotient Jacobians included) plus
   /// Summary::newton_model_evaluations (the analytic Newton matrices' model calls).
   long work = 0;
   /// scd − log₁₀ work = −log₁₀(relative error × work): higher is better; −∞ for a failed run.
+  /// With an ensemble the mean over its members, −∞ if any of them failed.
   double efficiency = 0.0;
+  /// Each member's scd − log₁₀ work, in the order of the ensemble's tolerances (ascending k); one
+  /// entry for a single run.
+  std::vector<double> member_efficiency;
+  /// Sample standard deviation of member_efficiency (0 for a single run or a failed member): the
+  /// scatter of one run's score at this ω, the error bar of a single-run measurement.
+  double efficiency_spread = 0.0;
 };
 
 /// The best gain of one (integrator, tolerance) scan.
@@ -121,6 +140,11 @@ struct AdaptiveGainBest {
   double smoothed_best_efficiency = 0.0;  ///< that average at smoothed_best_omega
   /// The averaged efficiency at every ω > 0 of the grid (options.omegas order).
   std::vector<double> smoothed_efficiency;
+  /// The standard error of each smoothed_efficiency entry, from the ensemble spreads it averages:
+  /// √(Σ efficiency_spread² / ensemble_size) / points in the window (0 for single runs, whose
+  /// spread is unknown) [digits]. Differences in the smoothed curve below about twice this are
+  /// not resolved by the measurement.
+  std::vector<double> smoothed_error;
   /// The band: the smallest and largest ω of the contiguous run of grid points around
   /// smoothed_best_omega whose smoothed efficiency is ≥ smoothed_best_efficiency − band_tolerance.
   double band_low = 0.0, band_high = 0.0;
@@ -128,7 +152,17 @@ struct AdaptiveGainBest {
   std::vector<double> omegas;
   /// Index in AdaptiveGainScan::runs of this scan's ω = 0 run; its grid's runs follow in order.
   std::size_t first_run = 0;
+  /// Root mean square of each grid point's efficiency about the smoothed curve, over the points
+  /// whose smoothed efficiency is within kAdaptiveGainTopWidth of the smoothed best: the noise
+  /// left in the curve near its top, from which the band is cut [digits].
+  double scatter = 0.0;
+  /// Root mean square of efficiency_spread over the same points: one run's error bar near the top
+  /// (0 for single runs) [digits].
+  double ensemble_spread = 0.0;
 };
+
+/// Digits below the smoothed best within which AdaptiveGainBest::scatter is measured.
+inline constexpr double kAdaptiveGainTopWidth = 0.5;
 
 /// Where a recommended ω falls relative to a scan's best.
 struct AdaptiveGainPlacement {
@@ -140,6 +174,10 @@ struct AdaptiveGainPlacement {
   /// smoothed_best_efficiency − the smoothed efficiency interpolated (linearly in log ω) at ω,
   /// clamped to the grid's ends: the digits per unit of work ω gives up [digits].
   double loss = 0.0;
+  /// The standard error of loss: the smoothed errors at the best and at ω (interpolated the same
+  /// way) added in quadrature; 0 for single runs. A loss below about twice this is within the
+  /// measurement's noise [digits].
+  double loss_error = 0.0;
 };
 
 /// Places `omega` (> 0) relative to `best`. Throws std::invalid_argument for ω ≤ 0 or a best
