@@ -634,3 +634,72 @@ class MotionTimeScale:
 def measure_motion_time_scale(system: ConstrainedSystem, start: State, t_end: float,
                               integrator: Union[Integrator, str], tolerance: float,
                               outputs: int = 200) -> MotionTimeScale: ...
+
+IDA_INDEX1_OMEGA_STEP: float
+ADAPTIVE_GAIN_TOP_WIDTH: float
+
+class AdaptiveGainOptions:
+    integrators: List[Integrator]
+    tolerances: List[float]
+    omegas: List[float]
+    extend_max_omega: float
+    extend_work_factor: float
+    ensemble_size: int
+    ensemble_step: float
+    zeta: float
+    max_steps: int
+    smoothing_half_width: int
+    band_tolerance: float
+    kkt: KktOptions
+    threads: int
+    def __init__(self, **fields: object) -> None: ...
+    def validate(self) -> None: ...
+
+class AdaptiveGainRun:
+    integrator: Integrator
+    tolerance: float
+    omega: float
+    summary: Summary
+    reached_end: bool
+    scd: float
+    end_scd: float
+    work: int
+    efficiency: float
+    member_efficiency: List[float]
+    efficiency_spread: float
+
+class AdaptiveGainBest:
+    integrator: Integrator
+    tolerance: float
+    best_omega: float
+    best: AdaptiveGainRun
+    unstabilized: AdaptiveGainRun
+    unstabilized_mean_step: float
+    smoothed_best_omega: float
+    smoothed_best_efficiency: float
+    smoothed_efficiency: List[float]
+    smoothed_error: List[float]
+    band_low: float
+    band_high: float
+    omegas: List[float]
+    first_run: int
+    scatter: float
+    ensemble_spread: float
+
+class AdaptiveGainScan:
+    runs: List[AdaptiveGainRun]
+    best: List[AdaptiveGainBest]
+
+class AdaptiveGainPlacement:
+    ratio: float
+    outside_factor: float
+    side: int
+    loss: float
+    loss_error: float
+
+def place_in_band(best: AdaptiveGainBest, omega: float) -> AdaptiveGainPlacement: ...
+def adaptive_gain_reference_path(system: ConstrainedSystem, start: State, t_end: float, outputs: int,
+                                 components: int = 0, rtol: float = 1e-12) -> np.ndarray: ...
+def path_digits(path: ArrayLike, reference: ArrayLike) -> float: ...
+def scan_adaptive_gains(system: ConstrainedSystem, start: State, t_end: float, reference_path: ArrayLike,
+                        options: AdaptiveGainOptions, name: str = "") -> AdaptiveGainScan: ...

@@ -1,6 +1,7 @@
 // kktdae/experiments: seed 000's chain comparison, the library call behind kktdae-constraints and
 // apps/python/constraints.py (so both print the same numbers from the same code), and the motion
-// time scale recommend_baumgarte needs for adaptive integrators.
+// time scale recommend_baumgarte needs for adaptive integrators, and the scan of the adaptive
+// integrators' Baumgarte gain (docs/baumgarte.md §9).
 #include <pybind11/stl.h>
 
 #include "arrays.hpp"
@@ -11,6 +12,166 @@
 #include "system_trampoline.hpp"
 
 namespace kktdae::python {
+namespace {
+
+/// A path (one Vector per output) as an (outputs, components) array.
+py::array_t<double> pathToNumpy(const std::vector<Vector>& path) {
+  const Eigen::Index k = path.empty() ? 0 : path[0].size();
+  Matrix rows(static_cast<Eigen::Index>(path.size()), k);
+  for (std::size_t j = 0; j < path.size(); ++j) rows.row(static_cast<Eigen::Index>(j)) = path[j].transpose();
+  return toNumpy(rows);
+}
+
+/// An (outputs, components) array as a path.
+std::vector<Vector> pathFromNumpy(py::handle value, const char* name) {
+  const auto array = realArray(value, "adaptive gains", name);
+  if (array.ndim() != 2) {
+    throw py::value_error(std::string(name) + " must have shape (outputs, components), got " +
+                          std::to_string(array.ndim()) + " dimensions");
+  }
+  const auto rows = static_cast<Eigen::Index>(array.shape(0)), cols = static_cast<Eigen::Index>(array.shape(1));
+  std::vector<Vector> path;
+  for (Eigen::Index j = 0; j < rows; ++j) path.emplace_back(Eigen::Map<const Vector>(array.data() + j * cols, cols));
+  return path;
+}
+
+/// Runs `call` with the GIL released unless `system` is a Python model (whose calls need it, and
+/// which then runs on the calling thread alone).
+template <typename Call>
+auto withModel(const ConstrainedSystem& system, const State& start, Call call) {
+  if (const auto* python_model = dynamic_cast<const PyConstrainedSystem*>(&system)) {
+    python_model->preflight(start);
+    return call(true);
+  }
+  py::gil_scoped_release release;
+  return call(false);
+}
+
+void bindAdaptiveGains(py::module_& m) {
+  m.attr("IDA_INDEX1_OMEGA_STEP") = kIdaIndex1OmegaStep;
+  m.attr("ADAPTIVE_GAIN_TOP_WIDTH") = kAdaptiveGainTopWidth;
+
+  py::class_<AdaptiveGainOptions> options(m, "AdaptiveGainOptions",
+                                          "What scan_adaptive_gains runs: integrators × tolerances × gains ω, how\n"
+                                          "the grid is extended, the ensemble per point, the smoothing and band.");
+  defKeywordInit(options);
+  options.def_readwrite("integrators", &AdaptiveGainOptions::integrators, "cvode_bdf, cvode_adams and/or ida_index1")
+      .def_readwrite("tolerances", &AdaptiveGainOptions::tolerances, "rtol = atol of each scan (each > 0)")
+      .def_readwrite("omegas", &AdaptiveGainOptions::omegas, "the gains ω > 0 [rad/s], ascending (ω = 0 always runs)")
+      .def_readwrite("extend_max_omega", &AdaptiveGainOptions::extend_max_omega,
+                     "carry the grid on above its top by its own ratio, two gains a round, up to this ω; 0: no")
+      .def_readwrite("extend_work_factor", &AdaptiveGainOptions::extend_work_factor,
+                     "> 1: the extension stops once the top run's work passes this × that of ω = 0")
+      .def_readwrite("ensemble_size", &AdaptiveGainOptions::ensemble_size,
+                     "runs per grid point (odd ≥ 1) at tolerance·10^(ensemble_step·k), scored by their mean; 1: one run")
+      .def_readwrite("ensemble_step", &AdaptiveGainOptions::ensemble_step, "log10 spacing of the ensemble's tolerances (> 0)")
+      .def_readwrite("zeta", &AdaptiveGainOptions::zeta, "damping ratio of every gain (α = ζω, β = ω)")
+      .def_readwrite("max_steps", &AdaptiveGainOptions::max_steps, "the solvers' step cap per run")
+      .def_readwrite("smoothing_half_width", &AdaptiveGainOptions::smoothing_half_width,
+                     "neighbours on each side averaged into the smoothed efficiency (≥ 0)")
+      .def_readwrite("band_tolerance", &AdaptiveGainOptions::band_tolerance,
+                     "digits below the smoothed best that still count as the band (> 0)")
+      .def_readwrite("kkt", &AdaptiveGainOptions::kkt, "the KKT solve's options of every run")
+      .def_property(
+          "threads", [](const AdaptiveGainOptions& o) { return o.parallel.threads; },
+          [](AdaptiveGainOptions& o, int threads) { o.parallel.threads = threads; },
+          "threads for the independent runs (0: all cores; a Python model always runs on one)")
+      .def("validate", &AdaptiveGainOptions::validate, "Raises ValueError naming the bad field.");
+  defRepr(options, {"integrators", "tolerances", "omegas", "extend_max_omega", "extend_work_factor", "ensemble_size",
+                    "ensemble_step", "zeta", "max_steps", "smoothing_half_width", "band_tolerance", "threads"});
+
+  py::class_<AdaptiveGainRun> run(m, "AdaptiveGainRun", "One grid point's run (with an ensemble: its centre member, scored by the mean).");
+  run.def_readonly("integrator", &AdaptiveGainRun::integrator)
+      .def_readonly("tolerance", &AdaptiveGainRun::tolerance, "the nominal rtol = atol")
+      .def_readonly("omega", &AdaptiveGainRun::omega, "ω [rad/s]; 0: no feedback")
+      .def_readonly("summary", &AdaptiveGainRun::summary)
+      .def_readonly("reached_end", &AdaptiveGainRun::reached_end, "every member reached t_end")
+      .def_readonly("scd", &AdaptiveGainRun::scd, "path digits against the reference path")
+      .def_readonly("end_scd", &AdaptiveGainRun::end_scd, "significant correct digits of the end state")
+      .def_readonly("work", &AdaptiveGainRun::work, "model calls: f or F plus the analytic Newton matrices'")
+      .def_readonly("efficiency", &AdaptiveGainRun::efficiency, "scd − log10 work (the members' mean); −inf if failed")
+      .def_readonly("member_efficiency", &AdaptiveGainRun::member_efficiency, "each member's scd − log10 work")
+      .def_readonly("efficiency_spread", &AdaptiveGainRun::efficiency_spread, "standard deviation of the members'");
+  defRepr(run, {"integrator", "tolerance", "omega", "scd", "work", "efficiency", "efficiency_spread"});
+
+  py::class_<AdaptiveGainBest> best(m, "AdaptiveGainBest", "The best gain of one (integrator, tolerance) scan.");
+  best.def_readonly("integrator", &AdaptiveGainBest::integrator)
+      .def_readonly("tolerance", &AdaptiveGainBest::tolerance)
+      .def_readonly("best_omega", &AdaptiveGainBest::best_omega, "the raw (unsmoothed) best ω")
+      .def_readonly("best", &AdaptiveGainBest::best, "that run")
+      .def_readonly("unstabilized", &AdaptiveGainBest::unstabilized, "the ω = 0 run")
+      .def_readonly("unstabilized_mean_step", &AdaptiveGainBest::unstabilized_mean_step, "its mean step [s]")
+      .def_readonly("smoothed_best_omega", &AdaptiveGainBest::smoothed_best_omega)
+      .def_readonly("smoothed_best_efficiency", &AdaptiveGainBest::smoothed_best_efficiency)
+      .def_readonly("smoothed_efficiency", &AdaptiveGainBest::smoothed_efficiency, "at every ω of omegas")
+      .def_readonly("smoothed_error", &AdaptiveGainBest::smoothed_error,
+                    "standard error of each smoothed_efficiency entry (0 for single runs)")
+      .def_readonly("band_low", &AdaptiveGainBest::band_low)
+      .def_readonly("band_high", &AdaptiveGainBest::band_high)
+      .def_readonly("omegas", &AdaptiveGainBest::omegas, "the scan's grid, extension included")
+      .def_readonly("first_run", &AdaptiveGainBest::first_run, "index of its ω = 0 run in AdaptiveGainScan.runs")
+      .def_readonly("scatter", &AdaptiveGainBest::scatter, "rms of the points about the smoothed curve near the top")
+      .def_readonly("ensemble_spread", &AdaptiveGainBest::ensemble_spread, "rms of the points' ensemble spread there");
+  defRepr(best, {"integrator", "tolerance", "smoothed_best_omega", "band_low", "band_high", "scatter", "ensemble_spread"});
+
+  py::class_<AdaptiveGainScan> scan(m, "AdaptiveGainScan", "Every run and one best per (integrator, tolerance).");
+  scan.def_readonly("runs", &AdaptiveGainScan::runs).def_readonly("best", &AdaptiveGainScan::best);
+
+  py::class_<AdaptiveGainPlacement> place(m, "AdaptiveGainPlacement", "Where a gain falls relative to a scan's band.");
+  place.def_readonly("ratio", &AdaptiveGainPlacement::ratio, "ω / smoothed best")
+      .def_readonly("outside_factor", &AdaptiveGainPlacement::outside_factor, "1 inside the band, else the factor off it")
+      .def_readonly("side", &AdaptiveGainPlacement::side, "−1 below, 0 inside, +1 above")
+      .def_readonly("loss", &AdaptiveGainPlacement::loss, "smoothed best − the smoothed curve at ω [digits]")
+      .def_readonly("loss_error", &AdaptiveGainPlacement::loss_error, "standard error of loss (0 for single runs)");
+  defRepr(place, {"ratio", "outside_factor", "side", "loss", "loss_error"});
+  m.def("place_in_band", &placeInBand, py::arg("best"), py::arg("omega"),
+        "Where ω (> 0) falls relative to `best`'s band; raises ValueError for ω ≤ 0.");
+
+  m.def(
+      "adaptive_gain_reference_path",
+      [](const ConstrainedSystem& system, const State& start, double t_end, long outputs, Eigen::Index components,
+         double rtol) {
+        checkStateSizes(system, start.q, start.v);
+        return pathToNumpy(withModel(system, start, [&](bool) {
+          return adaptiveGainReferencePath(system, start, t_end, outputs, components, rtol);
+        }));
+      },
+      py::arg("system"), py::arg("start"), py::arg("t_end"), py::arg("outputs"), py::arg("components") = 0,
+      py::arg("rtol") = 1e-12,
+      "ida_ggl at rtol (= atol) from `start`, its q at `outputs` equally spaced times after the start (the first\n"
+      "`components` coordinates; 0: all), shape (outputs, components). Raises ValueError if that run fails.");
+  m.def(
+      "path_digits",
+      [](py::handle path, py::handle reference) {
+        return pathDigits(pathFromNumpy(path, "path"), pathFromNumpy(reference, "reference"));
+      },
+      py::arg("path"), py::arg("reference"),
+      "−log10 of the rms over outputs of max_i |q_i − r_i| / max_t |r_i|; both of shape (outputs, components).");
+  m.def(
+      "scan_adaptive_gains",
+      [](const ConstrainedSystem& system, const State& start, double t_end, py::handle reference_path,
+         AdaptiveGainOptions options, std::string name) {
+        checkStateSizes(system, start.q, start.v);
+        AdaptiveGainProblem problem;
+        problem.name = std::move(name);
+        problem.system = &system;
+        problem.start = start;
+        problem.t_end = t_end;
+        problem.reference_path = pathFromNumpy(reference_path, "reference_path");
+        return withModel(system, start, [&](bool python_model) {
+          if (python_model) options.parallel.threads = 1;  // its calls need the GIL this thread holds
+          return scanAdaptiveGains(problem, options);
+        });
+      },
+      py::arg("system"), py::arg("start"), py::arg("t_end"), py::arg("reference_path"), py::arg("options"),
+      py::arg("name") = "",
+      "Runs every (integrator, tolerance, ω) of `options` from `start` (consistent) to t_end, scores each run's\n"
+      "path against reference_path (adaptive_gain_reference_path at the same number of outputs) per model call,\n"
+      "and finds each scan's smoothed best and band (docs/baumgarte.md §9). Raises ValueError for invalid\n"
+      "options or problems; a failed run is a row whose summary says why.");
+}
+
+}  // namespace
 
 void bindExperiments(py::module_& m) {
   py::class_<ChainMode> mode(m, "ChainMode", "A named stabilization mode of the chain comparison.");
@@ -92,6 +253,7 @@ void bindExperiments(py::module_& m) {
       "over `outputs` (≥ 4) intervals and measures the motion's rate and the mean step: the motion_rate and\n"
       "mean_step recommend_baumgarte wants for that integrator. Raises ValueError for invalid arguments or a\n"
       "motion at rest; a failed run keeps what it saw (summary says why).");
+  bindAdaptiveGains(m);
 }
 
 }  // namespace kktdae::python
