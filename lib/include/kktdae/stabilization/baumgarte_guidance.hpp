@@ -45,8 +45,8 @@ double adaptiveStiffnessCap(Integrator integrator);
 /// tolerance: ω = 1/h̄. Its Baumgarte row is solved at the new time, so the work stays flat up to
 /// ω·h̄ ≈ 1 while the drift keeps falling with ω; from there the error test pays for the mode −ω
 /// (double pendulum at 1e-7, against ω = 0.1: work +43 % at ω·h̄ = 2.1, ×2.4 at 6.6, ×180 at
-/// 21, where nearly every step fails the error test). Measured (docs/baumgarte.md §9): within a factor 2 of the band of near-best gains on 11 of 15
-/// model × tolerance cases, against 2 of 15 for ω = Ω; the best ω·h̄ does not depend on Ω.
+/// 21, where nearly every step fails the error test). Measured (docs/baumgarte.md §9): within a factor 2 of the band of near-best gains on 9 of 15
+/// model × tolerance cases (four of the six misses within the scan's noise), against 6 of 15 for ω = Ω.
 inline constexpr double kIdaIndex1OmegaStep = 1.0;
 
 struct BaumgarteRecommendation {
@@ -72,7 +72,7 @@ struct BaumgarteRecommendation {
 ///   creates error along the manifold, ω = Ω (options.motion_rate), and no faster than the step
 ///   the error test allows, ω ≤ adaptiveStiffnessCap / mean_step (measured on the error over the
 ///   whole output path per model call: ω = Ω falls inside the band of gains within 0.1 digits of
-///   the smoothed best on 12 of 15 model × tolerance cases for cvode_bdf, mean loss 0.08 digits;
+///   the smoothed best on 11 of 15 model × tolerance cases for cvode_bdf, within ×2 on all 15;
 ///   within a factor 2 of the band on 10 of 15 for cvode_adams). ida_index1 solves the
 ///   Baumgarte row implicitly and wants ω = kIdaIndex1OmegaStep / mean_step (Ω is used only
 ///   when the mean step is unknown); docs/baumgarte.md §9.
