@@ -41,7 +41,8 @@ TEST_CASE("errdyn app: errdyn.json holds the continuous cases and the derived an
 }
 
 TEST_CASE("errdyn app: bad flags give a usage error", "[apps][errdyn][errors]") {
-  for (const std::string flags : {"", "--out /tmp/x --rtol 0", "--out /tmp/x --map-points 1", "--bogus"}) {
+  for (const std::string flags : {"", "--out /tmp/x --rtol 0", "--out /tmp/x --map-points 1", "--bogus",
+                                  "--out /tmp/x --adaptive-ensemble 2", "--out /tmp/x --adaptive-tolerances 0"}) {
     const AppRun run = runApp(KKTDAE_ERRDYN_APP, flags);
     INFO(flags << " -> " << run.exit_code << ": " << run.output);
     CHECK(run.exit_code > 0);
