@@ -31,7 +31,7 @@ def test_path_digits_scales_each_coordinate_by_its_own_largest_reference_value()
 def test_scan_with_an_ensemble_and_an_extension_reports_spreads_and_extends_while_the_work_is_flat(chain):
     start = chain.initial_state(0.3)
     reference = kktdae.adaptive_gain_reference_path(chain, start, 1.0, 20)
-    assert reference.shape == (20, chain.nq)
+    assert reference.shape == (20, chain.nq())
     options = kktdae.AdaptiveGainOptions(integrators=["cvode_bdf"], tolerances=[1e-6], omegas=[1.0, 3.0],
                                          extend_max_omega=27.0, extend_work_factor=50.0, ensemble_size=3,
                                          smoothing_half_width=1, threads=1)

@@ -9,6 +9,7 @@
 #include "bindings.hpp"
 #include "kktdae/experiments/adaptive_gain.hpp"
 #include "kktdae/experiments/chain_comparison.hpp"
+#include "kktdae/stabilization/baumgarte_guidance.hpp"
 #include "system_trampoline.hpp"
 
 namespace kktdae::python {
@@ -51,11 +52,11 @@ void bindAdaptiveGains(py::module_& m) {
   m.attr("IDA_INDEX1_OMEGA_STEP") = kIdaIndex1OmegaStep;
   m.attr("ADAPTIVE_GAIN_TOP_WIDTH") = kAdaptiveGainTopWidth;
 
-  py::class_<AdaptiveGainOptions> options(m, "AdaptiveGainOptions",
+  py::class_<AdaptiveGainOptions> options_type(m, "AdaptiveGainOptions",
                                           "What scan_adaptive_gains runs: integrators × tolerances × gains ω, how\n"
                                           "the grid is extended, the ensemble per point, the smoothing and band.");
-  defKeywordInit(options);
-  options.def_readwrite("integrators", &AdaptiveGainOptions::integrators, "cvode_bdf, cvode_adams and/or ida_index1")
+  defKeywordInit(options_type);
+  options_type.def_readwrite("integrators", &AdaptiveGainOptions::integrators, "cvode_bdf, cvode_adams and/or ida_index1")
       .def_readwrite("tolerances", &AdaptiveGainOptions::tolerances, "rtol = atol of each scan (each > 0)")
       .def_readwrite("omegas", &AdaptiveGainOptions::omegas, "the gains ω > 0 [rad/s], ascending (ω = 0 always runs)")
       .def_readwrite("extend_max_omega", &AdaptiveGainOptions::extend_max_omega,
@@ -77,7 +78,7 @@ void bindAdaptiveGains(py::module_& m) {
           [](AdaptiveGainOptions& o, int threads) { o.parallel.threads = threads; },
           "threads for the independent runs (0: all cores; a Python model always runs on one)")
       .def("validate", &AdaptiveGainOptions::validate, "Raises ValueError naming the bad field.");
-  defRepr(options, {"integrators", "tolerances", "omegas", "extend_max_omega", "extend_work_factor", "ensemble_size",
+  defRepr(options_type, {"integrators", "tolerances", "omegas", "extend_max_omega", "extend_work_factor", "ensemble_size",
                     "ensemble_step", "zeta", "max_steps", "smoothing_half_width", "band_tolerance", "threads"});
 
   py::class_<AdaptiveGainRun> run(m, "AdaptiveGainRun", "One grid point's run (with an ensemble: its centre member, scored by the mean).");
