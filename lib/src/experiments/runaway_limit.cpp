@@ -63,10 +63,8 @@ RunawayVerdict runawayVerdict(const EnergyPumping& pumping, const RunawayLimitOp
 RunawayLimit predictRunawayLimit(const ConstrainedSystem& system, const State& start,
                                  const RunawayLimitOptions& options) {
   options.validate();
-  const double closed_form = baumgarteStabilityLimit(options.integrator, options.zeta);
-  const double lo = options.lower > 0.0 ? options.lower : 0.5 * closed_form;
-  const double hi = options.upper > 0.0 ? options.upper : 1.15 * closed_form;
-  if (!(hi > lo)) throwInvalid("upper", "must exceed lower (" + formatDouble(lo) + "), got " + formatDouble(hi));
+  double lo = 0.0, hi = 0.0;
+  std::tie(lo, hi) = detail::limitBracket(options.integrator, options.zeta, options.lower, options.upper);
 
   EnergyPumpingOptions probe;
   probe.integrator = options.integrator;

@@ -6,20 +6,9 @@
 #include <cmath>
 
 #include "kktdae/kktdae.hpp"
+#include "support/chain_starts.hpp"
 
 using namespace kktdae;
-
-namespace {
-
-/// The chains as docs/baumgarte.md starts them: every link 2 % long, a velocity that stretches them.
-State stretched(const PendulumChain& chain) {
-  State s = chain.initialState(0.3);
-  s.q *= 1.02;
-  for (Eigen::Index i = 0; i < s.v.size(); ++i) s.v[i] = 0.1 * static_cast<double>((i * 7) % 5 - 2);
-  return s;
-}
-
-}  // namespace
 
 TEST_CASE("runaway limit on the linear model is the closed-form limit, nothing pumped", "[experiments][runaway]") {
   const PointOnPlane plane;
@@ -52,7 +41,7 @@ TEST_CASE("runaway limit on the linear model is the closed-form limit, nothing p
 TEST_CASE("runaway limit of the double pendulum at dt 0.005 from 5-s probes matches the bisected 20-s limit",
           "[experiments][runaway]") {
   const PendulumChain chain(PendulumChainParams::uniform(2));
-  const State start = stretched(chain);
+  const State start = testing::stretchedChainStart(chain);
   RunawayLimitOptions predict;
   predict.dt = 0.005;
   predict.horizon = 20.0;
@@ -76,7 +65,7 @@ TEST_CASE("runaway limit of the double pendulum at dt 0.005 from 5-s probes matc
 
 TEST_CASE("runaway and energy-pumping options are validated by field", "[experiments][runaway]") {
   const PendulumChain chain(PendulumChainParams::uniform(2));
-  const State start = stretched(chain);
+  const State start = testing::stretchedChainStart(chain);
   RunawayLimitOptions options;
   options.probe_horizon = 0.0;
   CHECK_THROWS_WITH(predictRunawayLimit(chain, start, options), Catch::Contains("probe_horizon"));
