@@ -32,38 +32,45 @@ nlohmann::json limitJson(const TrajectoryLimit& limit) {
 nlohmann::json writeLimitComparison(RunDirectory& dir, const std::vector<LimitComparisonRow>& rows,
                                     std::vector<std::string>& lines) {
   std::string csv =
-      "model,integrator,dt,closed_form,predicted,frozen_jacobian,no_gamma,decoupled,measured,coupling\n";
+      "model,integrator,dt,closed_form,predicted,frozen_jacobian,no_gamma,decoupled,measured,coupling,predicted_runaway\n";
   nlohmann::json table = nlohmann::json::array();
   char line[256];
-  std::snprintf(line, sizeof line, "%-7s %-14s %7s %8s %9s %8s %8s %9s %9s %8s", "model", "integrator", "dt",
-                "closed", "predicted", "frozenJ", "no_gamma", "decoupled", "measured", "coupling");
+  std::snprintf(line, sizeof line, "%-7s %-14s %7s %8s %9s %8s %8s %9s %9s %8s %8s", "model", "integrator", "dt",
+                "closed", "predicted", "frozenJ", "no_gamma", "decoupled", "measured", "coupling", "runaway");
   lines.push_back(line);
   auto value = [](const TrajectoryLimit& l) { return l.found ? l.limit : NAN; };
   for (const LimitComparisonRow& r : rows) {
     const std::string integrator(toString(r.integrator));
     const double measured = r.measured.found ? r.measured.limit : NAN;
+    const double runaway = r.runaway.found ? r.runaway.limit : NAN;
     csv += r.model + "," + integrator + "," + shortest(r.dt) + "," + shortest(r.closed_form) + "," +
            shortest(value(r.predicted)) + "," + shortest(value(r.frozen_jacobian)) + "," +
            shortest(value(r.no_gamma)) + "," + shortest(value(r.decoupled)) + "," + shortest(measured) + "," +
-           shortest(r.predicted.coupling_at_limit) + "\n";
-    std::snprintf(line, sizeof line, "%-7s %-14s %7g %8s %9s %8s %8s %9s %9s %8s", r.model.c_str(),
+           shortest(r.predicted.coupling_at_limit) + "," + shortest(runaway) + "\n";
+    std::snprintf(line, sizeof line, "%-7s %-14s %7g %8s %9s %8s %8s %9s %9s %8s %8s", r.model.c_str(),
                   integrator.c_str(), r.dt, fixed(r.closed_form).c_str(), fixed(value(r.predicted)).c_str(),
                   fixed(value(r.frozen_jacobian)).c_str(), fixed(value(r.no_gamma)).c_str(),
                   fixed(value(r.decoupled)).c_str(), fixed(measured).c_str(),
-                  fixed(r.predicted.coupling_at_limit, "%.2e").c_str());
+                  fixed(r.predicted.coupling_at_limit, "%.2e").c_str(), fixed(runaway).c_str());
     lines.push_back(line);
     if (!r.predicted.found) lines.push_back("    predicted: " + r.predicted.message);
     if (!r.measured.found) lines.push_back("    measured: " + r.measured.message);
+    if (!r.runaway.found) lines.push_back("    runaway: " + r.runaway.message);
     table.push_back({{"model", r.model}, {"integrator", integrator}, {"dt", r.dt}, {"closed_form", r.closed_form},
                      {"predicted", limitJson(r.predicted)}, {"frozen_jacobian", limitJson(r.frozen_jacobian)},
                      {"no_gamma", limitJson(r.no_gamma)}, {"decoupled", limitJson(r.decoupled)},
                      {"measured", {{"limit", metricNumber(measured)}, {"found", r.measured.found},
-                                   {"message", r.measured.message}, {"runs", r.measured.runs}}}});
+                                   {"message", r.measured.message}, {"runs", r.measured.runs}}},
+                     {"predicted_runaway", {{"limit", metricNumber(runaway)}, {"found", r.runaway.found},
+                                            {"message", r.runaway.message},
+                                            {"verdict_at_upper", std::string(toString(r.runaway.verdict_at_upper))},
+                                            {"probes", r.runaway.probes}}}});
   }
   dir.write("limits.csv", csv);
   lines.push_back("table: " + dir.file("limits.csv").string());
 
-  // One plot per integrator: limit against dt, a colour per model, measured solid, predicted dashed.
+  // One plot per integrator: limit against dt, a colour per model, measured solid, predicted
+  // (normal block) dashed, predicted (runaway) dotted.
   std::set<std::string> integrators, models;
   for (const LimitComparisonRow& r : rows) {
     integrators.insert(std::string(toString(r.integrator)));
@@ -80,7 +87,7 @@ nlohmann::json writeLimitComparison(RunDirectory& dir, const std::vector<LimitCo
         "set terminal pngcairo size 900,600 enhanced font 'DejaVu Sans,11'\nset output outfile\n"
         "set datafile separator ','\nset logscale x\nset grid\nset key bottom left box opaque\nset xrange [0.0008:0.0125]\n"
         "set xlabel 'time step dt [s]'\nset ylabel 'stability limit of dt{/Symbol w} ({/Symbol z} = 1)'\n"
-        "set title " + gnuplotQuote("Baumgarte limit under " + integrator + ": predicted (dashed) vs measured (solid)") +
+        "set title " + gnuplotQuote("Baumgarte limit under " + integrator + ": predicted (dashed: normal block, dotted: runaway) vs measured (solid)") +
         " noenhanced\nclosed = " + shortest(closed) + "\nplot closed with lines lw 2 lc rgb 'black' title 'closed form'";
     int colour = 1;
     for (const std::string& model : models) {
@@ -89,6 +96,8 @@ nlohmann::json writeLimitComparison(RunDirectory& dir, const std::vector<LimitCo
                 std::to_string(colour) + " title '" + model + " measured'";
       script += ", \\\n  'limits.csv' skip 1 using 3:" + select + "5 : 1/0) with linespoints lw 2 dt 2 pt 6 lc " +
                 std::to_string(colour) + " title '" + model + " predicted'";
+      script += ", \\\n  'limits.csv' skip 1 using 3:" + select + "11 : 1/0) with linespoints lw 2 dt 3 pt 4 lc " +
+                std::to_string(colour) + " title '" + model + " runaway'";
       ++colour;
     }
     script += "\n";

@@ -4,7 +4,21 @@
 
 #include <utility>
 
+#include "kktdae/core/checks.hpp"
+#include "kktdae/stabilization/error_dynamics.hpp"
+
 namespace kktdae::detail {
+
+/// The bracket of dt·ω every limit search starts from: the options' ends, or 0.5× and 1.15× the
+/// closed form baumgarteStabilityLimit(integrator, ζ) where they are 0. Throws
+/// std::invalid_argument naming "upper" if the bracket is empty.
+inline std::pair<double, double> limitBracket(Integrator integrator, double zeta, double lower, double upper) {
+  const double closed_form = baumgarteStabilityLimit(integrator, zeta);
+  const double lo = lower > 0.0 ? lower : 0.5 * closed_form;
+  const double hi = upper > 0.0 ? upper : 1.15 * closed_form;
+  if (!(hi > lo)) throwInvalid("upper", "must exceed lower (" + formatDouble(lo) + "), got " + formatDouble(hi));
+  return {lo, hi};
+}
 
 /// Halves [lower, upper] on `stableAt(mid)` (true: the crossing lies above mid) until the width
 /// is at most `tolerance`; returns the final bracket. Assumes a single crossing inside.

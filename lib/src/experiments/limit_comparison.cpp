@@ -1,5 +1,7 @@
 #include "kktdae/experiments/limit_comparison.hpp"
 
+#include <algorithm>
+
 #include "kktdae/core/checks.hpp"
 #include "kktdae/stabilization/error_dynamics.hpp"
 
@@ -10,6 +12,8 @@ void LimitComparisonOptions::validate() const {
   requirePositive("horizon", horizon);
   if (min_steps < 1) throwInvalid("min_steps", "must be >= 1, got " + std::to_string(min_steps));
   requirePositive("tolerance", tolerance);
+  requirePositive("runaway_probe_horizon", runaway_probe_horizon);
+  requirePositive("runaway_energy_fraction", runaway_energy_fraction);
   if (!(reference_fraction > 0.0 && reference_fraction < 1.0)) {
     throwInvalid("reference_fraction", "must be in (0, 1), got " + formatDouble(reference_fraction));
   }
@@ -45,6 +49,18 @@ std::vector<LimitComparisonRow> compareStabilityLimits(const std::vector<LimitCo
       r.no_gamma = predictStabilityLimit(*c.system, c.start, predict);
       predict.variant = NormalBlockVariant::Decoupled;
       r.decoupled = predictStabilityLimit(*c.system, c.start, predict);
+    }
+    if (options.runaway) {
+      RunawayLimitOptions runaway;
+      runaway.integrator = c.integrator;
+      runaway.dt = c.dt;
+      runaway.zeta = options.zeta;
+      runaway.horizon = options.horizon;
+      runaway.min_steps = std::max(10L, options.min_steps);
+      runaway.probe_horizon = options.runaway_probe_horizon;
+      runaway.energy_fraction = options.runaway_energy_fraction;
+      runaway.tolerance = options.tolerance;
+      r.runaway = predictRunawayLimit(*c.system, c.start, runaway);
     }
     StabilityBisectionOptions measure;
     measure.integrator = c.integrator;

@@ -24,10 +24,8 @@ void StabilityBisectionOptions::validate() const {
 StabilityBisection bisectStabilityLimit(const ConstrainedSystem& system, const State& start,
                                         const StabilityBisectionOptions& options) {
   options.validate();
-  const double closed_form = baumgarteStabilityLimit(options.integrator, options.zeta);
-  const double lo = options.lower > 0.0 ? options.lower : 0.5 * closed_form;
-  const double hi = options.upper > 0.0 ? options.upper : 1.15 * closed_form;
-  if (!(hi > lo)) throwInvalid("upper", "must exceed lower (" + formatDouble(lo) + "), got " + formatDouble(hi));
+  double lo = 0.0, hi = 0.0;
+  std::tie(lo, hi) = detail::limitBracket(options.integrator, options.zeta, options.lower, options.upper);
 
   StabilityMapOptions cell;
   cell.integrator = options.integrator;

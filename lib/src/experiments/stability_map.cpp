@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "error_classification.hpp"
 #include "kktdae/core/checks.hpp"
 
 namespace kktdae {
@@ -67,15 +68,7 @@ std::vector<StabilityCell> runStabilityMap(const ConstrainedSystem& system, cons
       ++step;
     });
     cell.steps = summary.steps;
-    if (!summary.ok() || exceeded) {
-      cell.behaviour = ErrorBehaviour::BlowUp;
-    } else if (cell.late_max > e0) {
-      cell.behaviour = ErrorBehaviour::Grows;
-    } else if (cell.late_max < options.decay_ratio * e0) {
-      cell.behaviour = ErrorBehaviour::Decays;
-    } else {
-      cell.behaviour = ErrorBehaviour::Bounded;
-    }
+    cell.behaviour = detail::classifyError(!summary.ok() || exceeded, cell.late_max, e0, options.decay_ratio);
     return cell;
   };
   return sweep(options.dts.size() * n_omegas, runCell, options.parallel);

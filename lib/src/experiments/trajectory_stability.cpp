@@ -262,9 +262,8 @@ TrajectoryLimit predictStabilityLimit(const ConstrainedSystem& system, const Sta
   options.validate();
   TrajectoryLimit result;
   result.closed_form = baumgarteStabilityLimit(options.integrator, options.zeta);
-  const double lower = options.lower > 0.0 ? options.lower : 0.5 * result.closed_form;
-  const double upper = options.upper > 0.0 ? options.upper : 1.15 * result.closed_form;
-  if (!(upper > lower)) throwInvalid("upper", "must exceed lower (" + formatDouble(lower) + "), got " + formatDouble(upper));
+  double lower = 0.0, upper = 0.0;
+  std::tie(lower, upper) = detail::limitBracket(options.integrator, options.zeta, options.lower, options.upper);
 
   NormalGrowthOptions run;
   run.integrator = options.integrator;

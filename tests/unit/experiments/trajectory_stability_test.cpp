@@ -6,18 +6,14 @@
 #include <cmath>
 
 #include "kktdae/kktdae.hpp"
+#include "support/chain_starts.hpp"
 
 using namespace kktdae;
 
 namespace {
 
 /// The chains as docs/baumgarte.md starts them: every link 2 % long, a velocity that stretches them.
-State stretched(const PendulumChain& chain) {
-  State s = chain.initialState(0.3);
-  s.q *= 1.02;
-  for (Eigen::Index i = 0; i < s.v.size(); ++i) s.v[i] = 0.1 * static_cast<double>((i * 7) % 5 - 2);
-  return s;
-}
+State stretched(const PendulumChain& chain) { return testing::stretchedChainStart(chain); }
 
 /// The double pendulum's limit at dt = 0.005 over the docs' 20-s runs: predicted (reference at
 /// half the closed-form gain) and measured by bisection, both to `tolerance`.

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "kktdae/experiments/runaway_limit.hpp"
 #include "kktdae/experiments/stability_bisection.hpp"
 #include "kktdae/experiments/trajectory_stability.hpp"
 #include "kktdae/parallel/sweep.hpp"
@@ -32,6 +33,11 @@ struct LimitComparisonOptions {
   /// Also predict with J frozen, with γ dropped, and with the constraints decoupled (three more
   /// bisections per row), to attribute the departure from the closed form.
   bool variants = true;
+  /// Also predict the finite-amplitude limit for this horizon from the energy pumped in short
+  /// probe runs (predictRunawayLimit(): about a dozen runs of `runaway_probe_horizon` per row).
+  bool runaway = true;
+  double runaway_probe_horizon = 5.0;   ///< RunawayLimitOptions::probe_horizon [s]
+  double runaway_energy_fraction = 0.3; ///< RunawayLimitOptions::energy_fraction
   SweepOptions parallel;   ///< rows run in parallel; each row is serial inside
   void validate() const;
 };
@@ -45,6 +51,7 @@ struct LimitComparisonRow {
   TrajectoryLimit frozen_jacobian;   ///< J frozen within the step (when options.variants)
   TrajectoryLimit no_gamma;          ///< γ dropped (when options.variants)
   TrajectoryLimit decoupled;         ///< constraint-coupling blocks zeroed (when options.variants)
+  RunawayLimit runaway;              ///< the finite-amplitude prediction (when options.runaway)
   StabilityBisection measured;       ///< bisection on runs classified as runStabilityMap() does
 };
 
