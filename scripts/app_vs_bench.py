@@ -7,9 +7,11 @@ their CPU times (user + sys of the child) by the difference of their step counts
 start-up, parsing and file writing cancel; alternates with kktdae-bench's
 `limit/library/semi_implicit/schur/N:2` (the library's step of the same model, integrator and
 stabilization: median CPU time of 3 repetitions). Prints one line per round and the median
-ratio app / library. Measurement only: not run by the tests or by scripts/bench.sh.
+ratio app / library; with --json also writes them (scripts/bench.sh's full run does, into
+outputs/bench/app_vs_library.json, for scripts/bench_report.py's app row). Not run by the tests.
 
 Usage: scripts/app_vs_bench.py [--build build/release] [--rounds 3] [--steps 400000 4000000]
+                               [--json PATH]
 """
 import argparse
 import json
@@ -32,6 +34,7 @@ def main():
     parser.add_argument("--build", default="build/release")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--steps", type=int, nargs=2, default=[400000, 4000000])
+    parser.add_argument("--json", help="also write the rounds and the median here (written whole)")
     args = parser.parse_args()
     app = os.path.join(args.build, "apps/constraints/kktdae-constraints")
     bench = os.path.join(args.build, "apps/bench/kktdae-bench")
@@ -39,6 +42,7 @@ def main():
     if not long_ > short > 0:
         sys.exit("app_vs_bench: --steps needs 0 < short < long")
     ratios = []
+    rounds = []
     with tempfile.TemporaryDirectory() as out:
         for round_ in range(1, args.rounds + 1):
             times = []
@@ -57,9 +61,27 @@ def main():
             scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3}[median["time_unit"]]
             lib_us = median["cpu_time"] * scale
             ratios.append(app_us / lib_us)
+            rounds.append({"app_us_per_step": app_us, "library_us_per_step": lib_us, "ratio": ratios[-1]})
             print(f"round {round_}: app {app_us:.3f} µs per step, library step {lib_us:.3f} µs, "
                   f"app / library {ratios[-1]:.2f}")
-    print(f"median app / library: {statistics.median(ratios):.2f} (load average {os.getloadavg()[0]:.1f})")
+    load = os.getloadavg()[0]
+    print(f"median app / library: {statistics.median(ratios):.2f} (load average {load:.1f})")
+    if args.json:
+        record = {
+            "app": "kktdae-constraints --stabilization baumgarte --no-rerun",
+            "library_benchmark": "limit/library/semi_implicit/schur/N:2",
+            "steps": [short, long_],
+            "rounds": rounds,
+            "median_app_us_per_step": statistics.median(r["app_us_per_step"] for r in rounds),
+            "median_library_us_per_step": statistics.median(r["library_us_per_step"] for r in rounds),
+            "median_ratio": statistics.median(ratios),
+            "load_average": load,
+        }
+        directory = os.path.dirname(os.path.abspath(args.json))
+        with tempfile.NamedTemporaryFile("w", dir=directory, delete=False, suffix=".tmp") as f:
+            json.dump(record, f, indent=2)
+            f.write("\n")
+        os.replace(f.name, args.json)
 
 
 if __name__ == "__main__":

@@ -8,9 +8,11 @@
 #                              dense chains up to 200 links, sparse ones up to 100000, JSON in
 #                              outputs/bench/, the accuracy comparison at N = 10, 100 and 1000
 #                              (dt 0.005 s) and the variants that explain why N = 1000 stops
-#                              there (dt 0.0005 s, more projection iterations, dense path), then
-#                              scripts/bench_report.py writes docs/performance.md and
-#                              docs/performance_steps.png (about 6–8 minutes on 2 cores)
+#                              there (dt 0.0005 s, more projection iterations, dense path), the
+#                              app against the library's step (scripts/app_vs_bench.py, 3 rounds,
+#                              under a minute), then scripts/bench_report.py writes
+#                              docs/performance.md and docs/performance_steps.png (about 7–9
+#                              minutes on 2 cores)
 #
 # Builds with the release preset in build/release; set KKTDAE_BENCH_BUILD_DIR to configure a
 # separate Release tree instead (benchmarks only, no tests), and KKTDAE_BENCH_JOBS for the build's
@@ -53,6 +55,9 @@ else
   echo "bench: MuJoCo is not installed: building without the MuJoCo comparison"
   targets=(kktdae-bench)
 fi
+# The full run also times the app against the library (the smoke skips that row: it proves the
+# benchmarks run, and building the app would cost CI more than the row tells it).
+if [[ $mode == full ]]; then targets+=(kktdae-constraints); fi
 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 bench=$build/apps/bench/kktdae-bench
 accuracy=$build/apps/bench/kktdae-bench-accuracy
@@ -101,4 +106,8 @@ accuracy_variant N1000_dt0.0005 --links 1000 --dt 0.0005 --steps 10000
 accuracy_variant N1000_rk4 --links 1000 --integrator rk4
 accuracy_variant N1000_iterations200 --links 1000 --projection-iterations 200
 accuracy_variant N100_dense --links 100 --path dense
+# The app's per-step cost against the library's step (issue 22 item 3): wall-clock, so its rounds
+# spread with the machine's load; the report states the instruction ratio beside it.
+rm -f "$out/app_vs_library.json"
+python3 scripts/app_vs_bench.py --build "$build" --rounds 3 --json "$out/app_vs_library.json"
 python3 scripts/bench_report.py --results "$out" --docs docs

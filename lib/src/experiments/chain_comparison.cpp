@@ -1,5 +1,7 @@
 #include "kktdae/experiments/chain_comparison.hpp"
 
+#include "../metrics/chain_state_pass.hpp"
+
 namespace kktdae {
 namespace {
 
@@ -11,9 +13,12 @@ class ChainRunObserver final : public StateObserver {
       : chain_(chain), metrics_(chain), trace_(trace), also_observe_(also_observe) {}
 
   void observe(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) override {
-    const ChainStateMeasures measures = measureChainState(chain_, q, v, t);
-    metrics_.observe(measures);
-    if (trace_ != nullptr) trace_->append(t, measures);
+    take(t, measureChainState(chain_, q, v, t));
+    if (also_observe_) also_observe_(t, q, v, lambda);
+  }
+  // The fixed-step driver's call: the same, with no Ref built unless the extra observer is set.
+  void observeState(double t, const Vector& q, const Vector& v, const Vector& lambda) override {
+    take(t, detail::measureChainState(chain_, q.data(), v.data()));
     if (also_observe_) also_observe_(t, q, v, lambda);
   }
   ChainRunMetrics metrics() const { return metrics_.metrics(); }
@@ -23,6 +28,11 @@ class ChainRunObserver final : public StateObserver {
   ChainMetricsObserver metrics_;
   ChainTrace* trace_;
   const Observer& also_observe_;
+
+  void take(double t, const ChainStateMeasures& measures) {
+    metrics_.observe(measures);
+    if (trace_ != nullptr) trace_->append(t, measures);
+  }
 };
 
 }  // namespace

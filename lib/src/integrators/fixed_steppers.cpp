@@ -1,5 +1,6 @@
 #include "kktdae/integrators/fixed_steppers.hpp"
 
+#include "euler_updates.hpp"
 #include "kktdae/core/checks.hpp"
 
 namespace kktdae {
@@ -22,32 +23,22 @@ StepWorkspace::StepWorkspace(int nq)
       q_next(Vector::Zero(nq)),
       v_next(Vector::Zero(nq)) {}
 
-// The updates below are plain loops over the coordinates: each entry gets the operations of the
-// Eigen expressions they replace (x + c·y, the product first), so the bits are the same, without
-// the dynamic-size expression setup that cost more than the arithmetic at small nq.
+// The updates are plain loops over the coordinates (euler_updates.hpp for the two Euler methods):
+// each entry gets the operations of the Eigen expressions they replace (x + c·y, the product
+// first), so the bits are the same, without the dynamic-size expression setup that cost more than
+// the arithmetic at small nq.
 
 KktResult explicitEulerStep(AccelerationFunction&, State& state, double dt, ConstVectorRef qdd,
                             StepWorkspace&) {
-  double* q = state.q.data();
-  double* v = state.v.data();
-  const double* a = qdd.data();
-  for (Eigen::Index i = 0; i < state.q.size(); ++i) {
-    q[i] += dt * v[i];
-    v[i] += dt * a[i];
-  }
+  detail::explicitEulerUpdate(state.q.data(), state.v.data(), qdd.data(), state.q.size(), dt, detail::NoVisit{});
   state.t += dt;
   return {};
 }
 
 KktResult semiImplicitEulerStep(AccelerationFunction&, State& state, double dt, ConstVectorRef qdd,
                                 StepWorkspace&) {
-  double* q = state.q.data();
-  double* v = state.v.data();
-  const double* a = qdd.data();
-  for (Eigen::Index i = 0; i < state.q.size(); ++i) {
-    v[i] += dt * a[i];
-    q[i] += dt * v[i];  // the new velocity: the symplectic-Euler ordering
-  }
+  detail::semiImplicitEulerUpdate(state.q.data(), state.v.data(), qdd.data(), state.q.size(), dt,
+                                  detail::NoVisit{});
   state.t += dt;
   return {};
 }

@@ -1,4 +1,4 @@
-#include "kktdae/metrics/chain_state_measures.hpp"
+#include "chain_state_pass.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,11 +11,11 @@ namespace kktdae {
 // |d|² is summed x, y, z from zero, which is how Eigen's d.dot(d) of a Vector3d adds (its one
 // two-lane packet holds x² and y², then z² is added); chain_state_measures_test checks the bits.
 // Plain pointers instead of Eigen segments: the Vector3d temporaries cost more than the sums.
-ChainStateMeasures measureChainState(const PendulumChain& chain, ConstVectorRef q, ConstVectorRef v, double) {
+namespace detail {
+
+ChainStateMeasures measureChainState(const PendulumChain& chain, const double* const x, const double* const u) {
   const PendulumChainParams& params = chain.params();
   const int links = chain.links();
-  const double* const x = q.data();  // ConstVectorRef has unit inner stride
-  const double* const u = v.data();
   const double* const masses = params.masses.data();
   const double* const lengths = params.lengths.data();
   const double g = params.gravity;
@@ -47,6 +47,12 @@ ChainStateMeasures measureChainState(const PendulumChain& chain, ConstVectorRef 
   measures.energy = kinetic + potential;
   measures.tip = Eigen::Vector3d(x[3 * links - 3], x[3 * links - 2], x[3 * links - 1]);
   return measures;
+}
+
+}  // namespace detail
+
+ChainStateMeasures measureChainState(const PendulumChain& chain, ConstVectorRef q, ConstVectorRef v, double) {
+  return detail::measureChainState(chain, q.data(), v.data());  // ConstVectorRef has unit inner stride
 }
 
 }  // namespace kktdae

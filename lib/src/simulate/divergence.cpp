@@ -68,6 +68,8 @@ DivergenceRule::DivergenceRule(const DivergenceOptions& options, ConstVectorRef 
     : options_(options), scale_(std::max(q0.size() > 0 ? q0.lpNorm<Eigen::Infinity>() : 0.0, options.min_scale)) {
   state_limit_ = options_.state_growth * scale_;
   manifold_limit_ = options_.manifold_factor * scale_;
+  half_manifold_limit_ = 0.5 * manifold_limit_;
+  inline_rows_ = options_.enabled && !(options_.max_phi_inf < std::numeric_limits<double>::infinity());
 }
 
 DivergenceVerdict DivergenceRule::test(ConstVectorRef q, const KktWorkspace& ws) const {
@@ -75,23 +77,23 @@ DivergenceVerdict DivergenceRule::test(ConstVectorRef q, const KktWorkspace& ws)
   return test(detail::maxAbs(q), ws);
 }
 
-DivergenceVerdict DivergenceRule::test(double q_inf, const KktWorkspace& ws) const {
-  if (!options_.enabled) return DivergenceVerdict::Plausible;
-  if (q_inf > state_limit_) return DivergenceVerdict::StateGrowth;
-  if (ws.nc == 0) return DivergenceVerdict::Plausible;
+// test(q_inf, ws) (inline in the header) has checked the state rule and settled the rows before
+// first_row; the rest of the constraint rules are here.
+DivergenceVerdict DivergenceRule::testConstraints(const KktWorkspace& ws, Eigen::Index first_row) const {
   // ‖φ‖∞ > ∞ never holds: the default skips the pass over φ.
-  if (options_.max_phi_inf < std::numeric_limits<double>::infinity() && detail::maxAbs(ws.phi) > options_.max_phi_inf) {
+  if (first_row == 0 && options_.max_phi_inf < std::numeric_limits<double>::infinity() &&
+      detail::maxAbs(ws.phi) > options_.max_phi_inf) {
     return DivergenceVerdict::PhiAboveMax;
   }
   // Some row further than the limit is the same test as the farthest row further than it; the
   // bound settles most rows without their norm, the exact quotient decides the rest.
-  const double half_limit = 0.5 * manifold_limit_;
+  const double half_limit = half_manifold_limit_;
   if (!ws.sparse) {
     // rowWithinLimit's dense loop inline, with the layout read once for all rows: at a two-link
     // chain the per-row call and its sparse branch cost more than the test itself.
     const Eigen::Index columns = ws.J.cols();
     const Eigen::Index stride = ws.J.rows();  // column-major: a row's entries are nc apart
-    for (Eigen::Index i = 0; i < ws.nc; ++i) {
+    for (Eigen::Index i = first_row; i < ws.nc; ++i) {
       const double phi = std::abs(ws.phi[i]);
       const double* entry = ws.J.data() + i;
       if (columns > 0 && phi <= half_limit * std::abs(*entry)) continue;  // the usual case at once
@@ -104,7 +106,7 @@ DivergenceVerdict DivergenceRule::test(double q_inf, const KktWorkspace& ws) con
     }
     return DivergenceVerdict::Plausible;
   }
-  for (Eigen::Index i = 0; i < ws.nc; ++i) {
+  for (Eigen::Index i = first_row; i < ws.nc; ++i) {
     if (rowWithinLimit(ws, i, half_limit)) continue;
     if (rowDistance(ws, i) > manifold_limit_) return DivergenceVerdict::OffManifold;
   }

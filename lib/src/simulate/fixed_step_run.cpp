@@ -1,12 +1,179 @@
-// The fixed-step driver: one loop over a FixedStepper (reset, then step, bookkeeping, settle).
+// The fixed-step driver: one loop over a stepper (reset, then step, bookkeeping, settle). The loop
+// is a template over how it reaches the stepper: through the FixedStepper contract's virtual calls
+// (RATTLE, generalized-α, HHT), or, for the explicit methods, through ExplicitStepper's inline
+// calls into one reused KktResult, chosen once per run. For a two-link chain the virtual calls and
+// the StepReports they return cost about a tenth of a step (docs/performance-profile.md); the
+// bookkeeping and so every result are the same on both.
 // For the explicit methods the solve at each settled state serves the observer's λ and the
 // next step's first stage.
 #include "kktdae/core/checks.hpp"
 #include "kktdae/integrators/fixed_stepper.hpp"
 #include "event_runner.hpp"
+#include "../integrators/explicit_stepper.hpp"
 #include "run_recorder.hpp"
 
 namespace kktdae::detail {
+namespace {
+
+/// Any FixedStepper through its virtual contract; the failed call's report is kept for the message.
+class ContractSteps {
+ public:
+  explicit ContractSteps(FixedStepper& stepper) : stepper_(stepper) {}
+
+  bool reset(const State& state) { return settled(stepper_.reset(state)); }
+  /// One step; q_inf receives ‖q‖∞ of the new state when it is finite (q̇ too), NaN otherwise.
+  bool advance(State& state, double dt, double& q_inf) {
+    StepReport stepped = stepper_.step(state, dt);
+    if (!stepped.ok()) {
+      failure_ = std::move(stepped);
+      return false;
+    }
+    q_inf = finiteMaxAbs(state.q, state.v);
+    return true;
+  }
+  bool settle(const State& state) { return settled(stepper_.settle(state)); }
+  /// The reciprocal condition of the last good reset() or settle().
+  double rcond() const { return rcond_; }
+  const StepReport& failure() const { return failure_; }
+  const Vector& lambda() const { return stepper_.lambda(); }
+  const KktWorkspace& terms() const { return stepper_.terms(); }
+
+ private:
+  FixedStepper& stepper_;
+  StepReport failure_;
+  double rcond_ = 0.0;
+
+  bool settled(StepReport report) {
+    if (report.ok()) {
+      rcond_ = report.kkt.rcond;
+      return true;
+    }
+    failure_ = std::move(report);
+    return false;
+  }
+};
+
+/// The explicit methods' inline path: the same calls as ContractSteps' without virtual dispatch,
+/// StepReport or per-call KktResult (ExplicitStepper is final, so lambda() and terms() inline too).
+class ExplicitSteps {
+ public:
+  explicit ExplicitSteps(ExplicitStepper& stepper) : stepper_(stepper) {}
+
+  bool reset(const State& state) { return stepper_.solveAt(state); }
+  bool advance(State& state, double dt, double& q_inf) { return stepper_.advance(state, dt, q_inf); }
+  bool settle(const State& state) { return stepper_.solveAt(state); }
+  double rcond() const { return stepper_.result().rcond; }
+  StepReport failure() const { return StepReport{stepper_.result(), false, 0, 0.0, {}}; }
+  const Vector& lambda() const { return stepper_.lambda(); }
+  const KktWorkspace& terms() const { return stepper_.terms(); }
+
+ private:
+  ExplicitStepper& stepper_;
+};
+
+/// What the loop shares with the setup in simulateFixedStep().
+struct RunContext {
+  const ConstrainedSystem& system;
+  const State& initial;
+  const SimulationOptions& options;
+  RunRecorder& recorder;
+  EventRunner& events;
+  ProjectionWorkspace& projection_ws;
+  bool stepper_lambda_is_kkt;
+};
+
+Summary stepFailure(RunRecorder& recorder, const StepReport& report, long step_index, double t, const char* where) {
+  recorder.summary().failed_step = step_index;
+  if (report.newton_failed) {
+    return recorder.finish(RunStatus::SolverFailure, "Newton failed at step " + std::to_string(step_index) +
+                                                         " (t = " + formatDouble(t) + " s): " + report.message);
+  }
+  const KktResult& kkt = report.kkt;
+  return recorder.finish(RunStatus::KktFailure, "KKT solve failed (" + std::string(toString(kkt.status)) +
+                                                    ") at step " + std::to_string(step_index) + ", t = " +
+                                                    formatDouble(t) + " s, " + where + ": " + kkt.message +
+                                                    describeRows(kkt.offending_rows));
+}
+
+template <class Steps>
+Summary runSteps(Steps& stepper, const RunContext& run) {
+  const SimulationOptions& options = run.options;
+  RunRecorder& recorder = run.recorder;
+  EventRunner& events = run.events;
+  Summary& summary = recorder.summary();
+  const bool project = options.stabilization.project_after_step;
+  const long steps = options.gridSteps(run.initial.t);
+  State state = run.initial;
+  try {
+    std::string failure;
+    if (!projectInitialState(run.system, state, options, summary, failure)) {
+      summary.failed_step = 0;
+      return recorder.finish(RunStatus::InitFailure, failure);
+    }
+    if (!stepper.reset(state)) return stepFailure(recorder, stepper.failure(), 0, state.t, "at the initial state");
+    recorder.observeState(state.t, state.q, state.v, stepper.lambda(), stepper.terms(), stepper.rcond());
+    if (events.active()) {
+      events.start(state.t, state.q, state.v, run.stepper_lambda_is_kkt ? &stepper.lambda() : nullptr);
+    }
+
+    // The loop builds no text on the good path: the messages exist only on failure.
+    for (long k = 1; k <= steps; ++k) {
+      recorder.beginStep(k);
+      if (recorder.interruptRequested()) return recorder.finishInterrupted();
+      const double t_before = state.t;
+      const double t_after = options.gridTime(run.initial.t, k);
+      // Every step but a shortened last one takes dt itself (not t_after − t_before): the
+      // seeds' bytes depend on it.
+      const double h = (options.end_time && k == steps) ? t_after - t_before : options.dt;
+      // The step's pass over q and q̇ also gives their finiteness and the ‖q‖∞ the divergence rule needs.
+      double q_inf = 0.0;
+      if (!stepper.advance(state, h, q_inf)) {
+        return stepFailure(recorder, stepper.failure(), k, t_before, "in an inner stage of the step");
+      }
+      state.t = t_after;
+      if (std::isnan(q_inf)) {
+        summary.failed_step = k;
+        return recorder.finish(RunStatus::NonFiniteState, "non-finite state after step " + std::to_string(k) +
+                                                              " (t = " + formatDouble(state.t) +
+                                                              " s): " + firstNonFinite(state.q, state.v));
+      }
+      if (project) {
+        const ProjectionReport projection = projectToManifold(run.system, state, options.projection, run.projection_ws);
+        if (!projection.converged) {
+          summary.failed_step = k;
+          return recorder.finish(RunStatus::ProjectionFailure, "projection after step " + std::to_string(k) +
+                                                                   " (t = " + formatDouble(state.t) +
+                                                                   " s) failed: " + projection.message);
+        }
+        recorder.countProjection(projection);
+        q_inf = maxAbs(state.q);
+      }
+      if (!stepper.settle(state)) {
+        return stepFailure(recorder, stepper.failure(), k, state.t, "at the state the step reached");
+      }
+      const KktWorkspace& terms = stepper.terms();
+      if (const DivergenceVerdict verdict = recorder.divergence(q_inf, terms);
+          verdict != DivergenceVerdict::Plausible) {
+        return recorder.finishDiverged(state.t, verdict, state.q, terms);
+      }
+      summary.steps = k;
+      if (events.active() &&
+          events.afterStep(k, state.t, state.q, state.v, run.stepper_lambda_is_kkt ? &stepper.lambda() : nullptr)) {
+        return events.finishStopped(recorder);
+      }
+      if (k % options.observe_every == 0 || k == steps) {
+        recorder.observeState(state.t, state.q, state.v, stepper.lambda(), terms, stepper.rcond());
+      } else {
+        recorder.track(state.t, terms, stepper.rcond());
+      }
+    }
+    return recorder.finish(RunStatus::Success, "");
+  } catch (const std::exception& error) {
+    return recorder.abort(error);
+  }
+}
+
+}  // namespace
 
 Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
                           StateObserver* observer) {
@@ -30,98 +197,18 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
   });
   summary.notes += stepper->notes();
   ProjectionWorkspace projection_ws(system, options.kkt);
-  const bool project = options.stabilization.project_after_step;
-  const long steps = options.gridSteps(initial.t);
-  State state = initial;
   // Events watch the step ends and search inside a step on its Hermite interpolant; they never
   // touch the stepper, so the trajectory is the one without them.
   EventRunner events(system, options, options.stabilization, summary);
   // Where the stepper's λ is the KKT solve's at the settled state the events use it; otherwise
   // (RATTLE's impulse average) they solve for their own.
-  const bool stepper_lambda_is_kkt = stepper->lambdaIsKktSolve();
-
-  auto stepFailure = [&](const StepReport& report, long step_index, double t, const char* where) {
-    summary.failed_step = step_index;
-    if (report.newton_failed) {
-      return recorder.finish(RunStatus::SolverFailure, "Newton failed at step " + std::to_string(step_index) +
-                                                           " (t = " + formatDouble(t) + " s): " + report.message);
-    }
-    const KktResult& kkt = report.kkt;
-    return recorder.finish(RunStatus::KktFailure, "KKT solve failed (" + std::string(toString(kkt.status)) +
-                                                      ") at step " + std::to_string(step_index) + ", t = " +
-                                                      formatDouble(t) + " s, " + where + ": " + kkt.message +
-                                                      describeRows(kkt.offending_rows));
-  };
-
-  try {
-    std::string failure;
-    if (!projectInitialState(system, state, options, summary, failure)) {
-      summary.failed_step = 0;
-      return recorder.finish(RunStatus::InitFailure, failure);
-    }
-    {
-      const StepReport started = stepper->reset(state);
-      if (!started.ok()) return stepFailure(started, 0, state.t, "at the initial state");
-      recorder.observe(state.t, state.q, state.v, stepper->lambda(), stepper->terms(), started.kkt.rcond);
-    }
-    if (events.active()) events.start(state.t, state.q, state.v, stepper_lambda_is_kkt ? &stepper->lambda() : nullptr);
-
-    // The loop builds no text and copies no report on the good path: each StepReport is made in
-    // place and dropped at the end of its step, and the messages exist only on failure.
-    for (long k = 1; k <= steps; ++k) {
-      recorder.beginStep(k);
-      if (recorder.interruptRequested()) return recorder.finishInterrupted();
-      const double t_before = state.t;
-      const double t_after = options.gridTime(initial.t, k);
-      // Every step but a shortened last one takes dt itself (not t_after − t_before): the
-      // seeds' bytes depend on it.
-      const double h = (options.end_time && k == steps) ? t_after - t_before : options.dt;
-      {
-        const StepReport stepped = stepper->step(state, h);
-        if (!stepped.ok()) return stepFailure(stepped, k, t_before, "in an inner stage of the step");
-      }
-      state.t = t_after;
-      // One pass over q and q̇ gives their finiteness and the ‖q‖∞ the divergence rule needs.
-      double q_inf = finiteMaxAbs(state.q, state.v);
-      if (std::isnan(q_inf)) {
-        summary.failed_step = k;
-        return recorder.finish(RunStatus::NonFiniteState, "non-finite state after step " + std::to_string(k) +
-                                                              " (t = " + formatDouble(state.t) +
-                                                              " s): " + firstNonFinite(state.q, state.v));
-      }
-      if (project) {
-        const ProjectionReport projection = projectToManifold(system, state, options.projection, projection_ws);
-        if (!projection.converged) {
-          summary.failed_step = k;
-          return recorder.finish(RunStatus::ProjectionFailure, "projection after step " + std::to_string(k) +
-                                                                   " (t = " + formatDouble(state.t) +
-                                                                   " s) failed: " + projection.message);
-        }
-        recorder.countProjection(projection);
-        q_inf = maxAbs(state.q);
-      }
-      const StepReport settled = stepper->settle(state);
-      if (!settled.ok()) return stepFailure(settled, k, state.t, "at the state the step reached");
-      const KktWorkspace& terms = stepper->terms();
-      if (const DivergenceVerdict verdict = recorder.divergence(q_inf, terms);
-          verdict != DivergenceVerdict::Plausible) {
-        return recorder.finishDiverged(state.t, verdict, state.q, terms);
-      }
-      summary.steps = k;
-      if (events.active() &&
-          events.afterStep(k, state.t, state.q, state.v, stepper_lambda_is_kkt ? &stepper->lambda() : nullptr)) {
-        return events.finishStopped(recorder);
-      }
-      if (k % options.observe_every == 0 || k == steps) {
-        recorder.observe(state.t, state.q, state.v, stepper->lambda(), terms, settled.kkt.rcond);
-      } else {
-        recorder.track(state.t, terms, settled.kkt.rcond);
-      }
-    }
-    return recorder.finish(RunStatus::Success, "");
-  } catch (const std::exception& error) {
-    return recorder.abort(error);
+  const RunContext run{system, initial, options, recorder, events, projection_ws, stepper->lambdaIsKktSolve()};
+  if (auto* explicit_stepper = dynamic_cast<ExplicitStepper*>(stepper.get())) {
+    ExplicitSteps steps(*explicit_stepper);
+    return runSteps(steps, run);
   }
+  ContractSteps steps(*stepper);
+  return runSteps(steps, run);
 }
 
 }  // namespace kktdae::detail

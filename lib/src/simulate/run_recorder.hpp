@@ -67,13 +67,14 @@ class RunRecorder {
   /// the state to the observer.
   void observe(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda, const KktWorkspace& ws,
                double rcond) {
-    track(t, ws, rcond);
-    ++summary_.outputs;
-    if (observer_ != nullptr) {
-      in_observer_ = true;
-      observer_->observe(t, q, v, lambda);
-      in_observer_ = false;
-    }
+    handOut(t, ws, rcond, [&](StateObserver& observer) { observer.observe(t, q, v, lambda); });
+  }
+  /// observe() with the run's own vectors: the observer's observeState(), no Ref built (the
+  /// fixed-step driver, every step). Its own name: an overload would make calls with Eigen
+  /// expressions ambiguous.
+  void observeState(double t, const Vector& q, const Vector& v, const Vector& lambda, const KktWorkspace& ws,
+               double rcond) {
+    handOut(t, ws, rcond, [&](StateObserver& observer) { observer.observeState(t, q, v, lambda); });
   }
 
   /// True when the run has an observer: the adaptive drivers solve for λ at an output only then.
@@ -114,6 +115,17 @@ class RunRecorder {
   Summary abort(const std::exception& error);
 
  private:
+  // Always inlined: out of line (GCC's choice for the two call sites) it cost ten instructions a step.
+  template <class Call>
+  __attribute__((always_inline)) void handOut(double t, const KktWorkspace& ws, double rcond, Call call) {
+    track(t, ws, rcond);
+    ++summary_.outputs;
+    if (observer_ != nullptr) {
+      in_observer_ = true;
+      call(*observer_);
+      in_observer_ = false;
+    }
+  }
   template <class Detail>
   void countWarning(WarningKind kind, double t, Detail detail) {
     for (RunWarning& warning : summary_.warnings) {

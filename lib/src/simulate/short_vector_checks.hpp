@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "../integrators/euler_updates.hpp"
 #include "kktdae/core/types.hpp"
 
 namespace kktdae::detail {
@@ -30,26 +31,7 @@ inline bool allFinite(const Vector& x) {
   return probe == 0.0;
 }
 
-/// allFinite(q) and maxAbs(q) in one pass: ‖q‖∞ when every entry of q is finite, NaN otherwise.
-inline double finiteMaxAbs(const Vector& q) {
-  double probe = 0.0, largest = 0.0;
-  for (Eigen::Index i = 0; i < q.size(); ++i) {
-    probe += q[i] - q[i];
-    largest = std::max(largest, std::abs(q[i]));
-  }
-  return probe == 0.0 ? largest : std::numeric_limits<double>::quiet_NaN();
-}
-
-/// finiteMaxAbs(q) and allFinite(v) in one pass: ‖q‖∞ when every entry of q and v is finite,
-/// NaN otherwise (q̇ has q's size in every model; a different size takes two passes).
-inline double finiteMaxAbs(const Vector& q, const Vector& v) {
-  if (v.size() != q.size()) return allFinite(v) ? finiteMaxAbs(q) : std::numeric_limits<double>::quiet_NaN();
-  double probe = 0.0, largest = 0.0;
-  for (Eigen::Index i = 0; i < q.size(); ++i) {
-    probe += (q[i] - q[i]) + (v[i] - v[i]);
-    largest = std::max(largest, std::abs(q[i]));
-  }
-  return probe == 0.0 ? largest : std::numeric_limits<double>::quiet_NaN();
-}
+// finiteMaxAbs(q, v), the one pass over q and q̇ of the fixed-step driver, is in
+// integrators/euler_updates.hpp, beside the Euler updates that fold the same pass into the step.
 
 }  // namespace kktdae::detail

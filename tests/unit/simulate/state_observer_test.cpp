@@ -89,3 +89,51 @@ TEST_CASE("simulate: a StateObserver that throws ends the run as ModelError, kee
   CHECK(s.steps == 5);
   CHECK(recording.seen.size() == 6);
 }
+
+namespace {
+
+/// Counts which entry point each driver calls, recording the states either way.
+class BothEntries final : public StateObserver {
+ public:
+  void observe(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) override {
+    ++by_ref;
+    seen.push_back({t, q, v, lambda});
+  }
+  void observeState(double t, const Vector& q, const Vector& v, const Vector& lambda) override {
+    ++by_vector;
+    seen.push_back({t, q, v, lambda});
+  }
+  std::vector<Seen> seen;
+  long by_ref = 0, by_vector = 0;
+};
+
+}  // namespace
+
+TEST_CASE("simulate: the fixed-step driver calls observeState(), the adaptive ones observe(), with the same states",
+          "[simulate][observer]") {
+  const PendulumChain chain(PendulumChainParams::uniform(2));
+  const State start = chain.initialState(0.3);
+  SimulationOptions options;
+  options.stabilization = Stabilization::baumgarte(20, 20);
+  options.steps = 40;
+  options.observe_every = 3;
+  for (const Integrator integrator :
+       {Integrator::SemiImplicitEuler, Integrator::ExplicitEuler, Integrator::Rk4, Integrator::Rattle,
+        Integrator::CvodeBdf}) {
+    INFO(toString(integrator));
+    options.integrator = integrator;
+    Summary by_function;
+    const std::vector<Seen> expected = viaFunction(chain, start, options, by_function);
+    BothEntries observer;
+    const Summary by_object = simulate(chain, start, options, observer);
+    requireSameRuns(observer.seen, expected, by_object, by_function);
+    const long calls = static_cast<long>(observer.seen.size());
+    if (isAdaptive(integrator)) {
+      CHECK(observer.by_ref == calls);
+      CHECK(observer.by_vector == 0);
+    } else {
+      CHECK(observer.by_vector == calls);
+      CHECK(observer.by_ref == 0);
+    }
+  }
+}

@@ -15,14 +15,14 @@
 /// circle's ½(|d|² − L²)), which is what makes one default fit every model: seed 000's undamped
 /// run drifts to d ≈ 0.33 m with Q = 2 m and stays a success.
 
+#include <cmath>
 #include <limits>
 #include <string>
 
 #include "kktdae/core/types.hpp"
+#include "kktdae/kkt/kkt_workspace.hpp"
 
 namespace kktdae {
-
-struct KktWorkspace;
 
 struct DivergenceOptions {
   /// Off: only NaN/Inf ends a run (the behaviour before this rule existed).
@@ -60,6 +60,8 @@ class DivergenceRule {
   /// nothing, never throws. Decides exactly as check() does.
   DivergenceVerdict test(ConstVectorRef q, const KktWorkspace& ws) const;
   /// test() with ‖q‖∞ = q_inf already known (a driver has it from its finiteness pass over q).
+  /// Inline for the usual case (every row of a dense J settled by its first entry, see
+  /// divergence.cpp): at a two-link chain the call cost a third of the test.
   DivergenceVerdict test(double q_inf, const KktWorkspace& ws) const;
 
   /// The words for a verdict test() returned on the same (q, ws): which rule fired, with the
@@ -72,11 +74,30 @@ class DivergenceRule {
   double scale() const { return scale_; }
 
  private:
+  /// test()'s constraint rules from row `first_row` on (the rows before it are within the
+  /// manifold limit), with max_phi_inf's rule first when first_row is 0.
+  DivergenceVerdict testConstraints(const KktWorkspace& ws, Eigen::Index first_row) const;
+
   DivergenceOptions options_;
   double scale_ = 1.0;
   // The thresholds test() compares with, multiplied out once (the same products check() always formed).
   double state_limit_ = 0.0;     // state_growth·Q
   double manifold_limit_ = 0.0;  // manifold_factor·Q
+  double half_manifold_limit_ = 0.0;  // ½·manifold_factor·Q: the one-entry bound (divergence.cpp)
+  bool inline_rows_ = false;  // enabled and no max_phi_inf rule: the inline path may settle rows
 };
+
+inline DivergenceVerdict DivergenceRule::test(double q_inf, const KktWorkspace& ws) const {
+  if (!options_.enabled) return DivergenceVerdict::Plausible;
+  if (q_inf > state_limit_) return DivergenceVerdict::StateGrowth;
+  if (ws.nc == 0) return DivergenceVerdict::Plausible;
+  if (!inline_rows_ || ws.sparse || ws.J.cols() == 0) return testConstraints(ws, 0);
+  // Row i's first entry is J.data()[i] (column-major): |φᵢ| ≤ ½·limit·|Jᵢ₀| settles it.
+  const double* const first = ws.J.data();
+  for (Eigen::Index i = 0; i < ws.nc; ++i) {
+    if (!(std::abs(ws.phi[i]) <= half_manifold_limit_ * std::abs(first[i]))) return testConstraints(ws, i);
+  }
+  return DivergenceVerdict::Plausible;
+}
 
 }  // namespace kktdae
