@@ -145,6 +145,36 @@ void PendulumChain::evaluateTerms(ConstVectorRef q, ConstVectorRef v, double t, 
   const double* previous = params_.pivot.data();  // particle k − 1's position (the pivot for k = 0)
   const double at_rest[3] = {0.0, 0.0, 0.0};
   const double* previous_velocity = at_rest;
+  if (out.J.size() == 0 && out.jacobian_values.size() > 0) {
+    // The sparse path: J's values (constraintJacobianValues()'s layout: d₀, then −d_k, d_k per
+    // link) are written contiguously, so here they share the pass and its d_k.
+    double* const values = out.jacobian_values.data();
+    for (int k = 0; k < n; ++k) {
+      const double* p = x + 3 * k;
+      const double* u = w + 3 * k;
+      const double dx = p[0] - previous[0], dy = p[1] - previous[1], dz = p[2] - previous[2];
+      const double dvx = u[0] - previous_velocity[0], dvy = u[1] - previous_velocity[1], dvz = u[2] - previous_velocity[2];
+      h[3 * k] = 0.0;
+      h[3 * k + 1] = -(masses[k] * -gravity);
+      h[3 * k + 2] = 0.0;
+      phi[k] = 0.5 * ((dx * dx + dy * dy + dz * dz) - lengths[k] * lengths[k]);
+      gamma[k] = dvx * dvx + dvy * dvy + dvz * dvz;
+      phi_t[k] = 0.0;
+      double* row = k == 0 ? values : values + 6 * k - 3;
+      if (k > 0) {
+        row[0] = -dx;
+        row[1] = -dy;
+        row[2] = -dz;
+        row += 3;
+      }
+      row[0] = dx;
+      row[1] = dy;
+      row[2] = dz;
+      previous = p;
+      previous_velocity = u;
+    }
+    return;
+  }
   for (int k = 0; k < n; ++k) {
     const double* p = x + 3 * k;
     const double* u = w + 3 * k;
