@@ -36,20 +36,25 @@ std::vector<int> nonFiniteSparseRows(const SparseRowMatrix& J) {
   return rows;
 }
 
-/// φ̇ = J q̇ + ∂φ/∂t for the compressed row-major J: the sums of Eigen's sparse × dense kernel
-/// (each row from zero over its non-zeros in storage order, then added to the zeroed result, then
-/// ∂φ/∂t added), the same bits without its expression setup, which cost more than the products
-/// at ten links.
-void sparseConstraintRate(const SparseRowMatrix& J, ConstVectorRef v, const Vector& phi_t, Vector& phi_dot) {
-  const int* outer = J.outerIndexPtr();
-  const int* inner = J.innerIndexPtr();
-  const double* values = J.valuePtr();
-  const double* velocity = v.data();
-  for (Eigen::Index i = 0; i < J.rows(); ++i) {
-    double sum = 0.0;
-    for (int p = outer[i]; p < outer[i + 1]; ++p) sum += values[p] * velocity[inner[p]];
-    phi_dot[i] = (0.0 + sum) + phi_t[i];
+/// The sparse path's pass over the constraint rows after φ̇ = J q̇ + ∂φ/∂t
+/// (SparseConstraintSpace::rowProducts()): the target −γ − 2αφ̇ − β²φ of Baumgarte's
+/// stabilization (subtractStabilizationTerms()'s operations; other kinds get −γ here and their
+/// terms afterwards) and the finiteness carries of φ, γ and φ̇. J's own finiteness needs no pass:
+/// a NaN or ±∞ in row i makes φ̇_i non-finite (∞·0 is NaN).
+std::uint64_t sparseConstraintTargets(const Stabilization& stabilization, KktWorkspace& ws) {
+  const double* phi = ws.phi.data();
+  const double* gamma = ws.gamma.data();
+  const double* phi_dot = ws.phi_dot.data();
+  double* target = ws.constraint_target.data();
+  const bool baumgarte = stabilization.kind == Stabilization::Kind::Baumgarte;
+  const double damping = baumgarte ? 2.0 * stabilization.alpha : 0.0;
+  const double stiffness = baumgarte ? stabilization.beta * stabilization.beta : 0.0;
+  std::uint64_t carries = 0;
+  for (int i = 0; i < ws.nc; ++i) {
+    target[i] = baumgarte ? -gamma[i] - (damping * phi_dot[i] + stiffness * phi[i]) : -gamma[i];
+    carries |= finiteCarry(phi[i]) | finiteCarry(gamma[i]) | finiteCarry(phi_dot[i]);
   }
+  return carries;
 }
 
 }  // namespace
@@ -83,8 +88,11 @@ KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVec
   // for on every solve: a model that supplies it but forgets to declare itself time-dependent
   // must not silently get a wrong φ̇. The sparse path's J goes through its own storage (an empty
   // ws.J asks for no dense J).
-  Eigen::Map<Vector> no_values(nullptr, 0);
-  ModelTermsOutput terms{ws.h, ws.phi, ws.J, no_values, ws.gamma, ws.phi_t};
+  // The sparse path asks for J's values in the same call, written where the constraint space
+  // wants them (J's storage itself when the model lists its pattern in storage order).
+  Eigen::Map<Vector> jacobian_values =
+      ws.sparse ? ws.constraint_space->jacobianValueTarget() : Eigen::Map<Vector>(nullptr, 0);
+  ModelTermsOutput terms{ws.h, ws.phi, ws.J, jacobian_values, ws.gamma, ws.phi_t};
   system.evaluateTerms(q, v, t, terms);
   // The finiteness carries (all_finite.hpp) of f, φ, γ and φ̇, gathered where they are written
   // or read anyway; J's finiteness comes separately (a pass over the dense J, or the sparse
@@ -104,11 +112,17 @@ KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVec
       carries |= finiteCarry(force[k]);
     }
   }
-  bool jacobian_finite = true;
   if (ws.sparse) {
-    jacobian_finite = ws.constraint_space->evaluateJacobian(system, q, t);
-    sparseConstraintRate(ws.constraint_space->J, v, ws.phi_t, ws.phi_dot);
-  } else if (!constraintRateSmall(v, ws)) {  // nc ≤ 4: the same sums without the kernel's setup
+    ws.constraint_space->storeJacobianValues();
+    ws.constraint_space->rowProducts(v, ws.phi_t, ws.phi_dot);
+    carries |= sparseConstraintTargets(stabilization, ws);
+    if (!carriesFinite(carries)) return checkModelOutputs(ws);
+    if (stabilization.kind != Stabilization::Kind::Baumgarte) {
+      subtractStabilizationTerms(stabilization, ws.phi, ws.phi_dot, ws.constraint_target);
+    }
+    return {};
+  }
+  if (!constraintRateSmall(v, ws)) {  // nc ≤ 4: the same sums without the kernel's setup
     ws.phi_dot.noalias() = ws.J * v;
     ws.phi_dot += ws.phi_t;
   }
@@ -122,20 +136,22 @@ KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVec
     target[i] = -gamma[i];
     carries |= finiteCarry(phi[i]) | finiteCarry(gamma[i]) | finiteCarry(phi_dot[i]);
   }
-  if (!ws.sparse) jacobian_finite = allFinite(ws.J);
-  if (!carriesFinite(carries) || !jacobian_finite) return checkModelOutputs(ws, jacobian_finite);
+  if (!carriesFinite(carries) || !allFinite(ws.J)) return checkModelOutputs(ws);
 
   subtractStabilizationTerms(stabilization, ws.phi, ws.phi_dot, ws.constraint_target);
   return {};
 }
 
-KktResult checkModelOutputs(const KktWorkspace& ws, bool sparse_jacobian_finite) {
+KktResult checkModelOutputs(const KktWorkspace& ws) {
   if (!allFinite(ws.force)) {  // coordinates, not constraint rows: named in the message
     const std::vector<int> coordinates = nonFiniteRows(ws.force);
     return nonFiniteOutput("generalized force Sᵀu − h (first at coordinate " + std::to_string(coordinates.front()) + ")", {});
   }
   if (!allFinite(ws.phi)) return nonFiniteOutput("constraint phi", nonFiniteRows(ws.phi));
-  if (ws.sparse && !sparse_jacobian_finite) return nonFiniteOutput("constraint Jacobian J", nonFiniteSparseRows(ws.constraint_space->J));
+  if (ws.sparse) {
+    std::vector<int> rows = nonFiniteSparseRows(ws.constraint_space->J);
+    if (!rows.empty()) return nonFiniteOutput("constraint Jacobian J", std::move(rows));
+  }
   if (!ws.sparse && !allFinite(ws.J)) return nonFiniteOutput("constraint Jacobian J", nonFiniteRows(ws.J));
   if (!allFinite(ws.gamma)) return nonFiniteOutput("constraint bias gamma", nonFiniteRows(ws.gamma));
   if (!allFinite(ws.phi_dot)) return nonFiniteOutput("constraint rate phi_dot = J v + phi_t", nonFiniteRows(ws.phi_dot));

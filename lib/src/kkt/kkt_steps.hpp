@@ -24,9 +24,9 @@ KktResult evaluateModelTerms(const ConstrainedSystem& system, double t, ConstVec
                              KktWorkspace& ws, OutputCheck check = OutputCheck::Now);
 
 /// The NonFinite failure naming the first of f, φ, J, γ, φ̇ (in that order) in `ws` that holds NaN
-/// or ±∞, with its rows; Ok when all are finite. `sparse_jacobian_finite`: the sparse path's J
-/// values were (SparseConstraintSpace::evaluateJacobian()).
-KktResult checkModelOutputs(const KktWorkspace& ws, bool sparse_jacobian_finite = true);
+/// or ±∞, with its rows (the sparse path's J in its compressed storage); Ok when all are finite.
+/// Runs only after a cheaper test failed, to name the culprit.
+KktResult checkModelOutputs(const KktWorkspace& ws);
 
 /// Schur-complement solve on evaluated terms; writes ws.lambda and ws.qdd.
 KktResult solveSchur(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws);

@@ -8,6 +8,30 @@
 #include "kktdae/core/checks.hpp"
 
 namespace kktdae {
+namespace {
+
+/// f(0), f(1), …, f(count − 1) in order. kWidth > 0: every run of the pattern has that count
+/// (SparseConstraintSpace::run_width_), fixed at compile time. Otherwise written out for the
+/// short runs of multibody patterns (a point's x, y, z): a counted loop over two or three entries
+/// costs more in its set-up (vectorization checks, remainder) than the entries themselves.
+template <int kWidth, class F>
+inline void forEachInRun(int count, F&& f) {
+  if constexpr (kWidth > 0) {
+    static_cast<void>(count);
+    for (int e = 0; e < kWidth; ++e) f(e);
+  } else {
+    switch (count) {
+      case 1: f(0); return;
+      case 2: f(0); f(1); return;
+      case 3: f(0); f(1); f(2); return;
+      case 4: f(0); f(1); f(2); f(3); return;
+      default:
+        for (int e = 0; e < count; ++e) f(e);
+    }
+  }
+}
+
+}  // namespace
 
 SparseConstraintSpace::SparseConstraintSpace(const ConstrainedSystem& system) : nq(system.nq()), nc(system.nc()) {
   const int non_zeros = system.jacobianNonZeros();
@@ -42,49 +66,91 @@ SparseConstraintSpace::SparseConstraintSpace(const ConstrainedSystem& system) : 
   for (int k = 0; k < non_zeros; ++k) in_place_ = in_place_ && storage_position[static_cast<std::size_t>(k)] == k;
   model_values = Vector::Zero(in_place_ ? 0 : non_zeros);
 
-  // J by columns, rows ascending (the row-major storage visited row by row).
-  column_start_.assign(static_cast<std::size_t>(nq) + 1, 0);
-  for (int p = 0; p < non_zeros; ++p) ++column_start_[static_cast<std::size_t>(J.innerIndexPtr()[p]) + 1];
-  for (int c = 0; c < nq; ++c) column_start_[static_cast<std::size_t>(c) + 1] += column_start_[static_cast<std::size_t>(c)];
-  column_entries_.resize(static_cast<std::size_t>(non_zeros));
+  // J by columns, rows ascending (the row-major storage visited row by row): analysis only.
+  struct ColumnEntry {
+    int position, row;
+  };
+  std::vector<int> column_start(static_cast<std::size_t>(nq) + 1, 0);
+  for (int p = 0; p < non_zeros; ++p) ++column_start[static_cast<std::size_t>(J.innerIndexPtr()[p]) + 1];
+  for (int c = 0; c < nq; ++c) column_start[static_cast<std::size_t>(c) + 1] += column_start[static_cast<std::size_t>(c)];
+  std::vector<ColumnEntry> column_entries(static_cast<std::size_t>(non_zeros));
   {
-    std::vector<int> fill(column_start_.begin(), column_start_.end() - 1);
+    std::vector<int> fill(column_start.begin(), column_start.end() - 1);
     for (int i = 0; i < nc; ++i) {
       for (int p = J.outerIndexPtr()[i]; p < J.outerIndexPtr()[i + 1]; ++p) {
-        column_entries_[static_cast<std::size_t>(fill[static_cast<std::size_t>(J.innerIndexPtr()[p])]++)] = {p, i};
+        column_entries[static_cast<std::size_t>(fill[static_cast<std::size_t>(J.innerIndexPtr()[p])]++)] = {p, i};
       }
     }
+  }
+  for (int c = 0; c < nq; ++c) {
+    if (column_start[static_cast<std::size_t>(c)] == column_start[static_cast<std::size_t>(c) + 1]) empty_columns_.push_back(c);
+  }
+
+  // Row runs: an entry joins the run before it when it follows it in storage, in columns and in
+  // role (first / last of its column's rows).
+  row_run_start_.assign(static_cast<std::size_t>(nc) + 1, 0);
+  for (int i = 0; i < nc; ++i) {
+    for (int p = J.outerIndexPtr()[i]; p < J.outerIndexPtr()[i + 1]; ++p) {
+      const int c = J.innerIndexPtr()[p];
+      const bool first = column_entries[static_cast<std::size_t>(column_start[static_cast<std::size_t>(c)])].position == p;
+      const bool last = column_entries[static_cast<std::size_t>(column_start[static_cast<std::size_t>(c) + 1]) - 1].position == p;
+      const Role role = first ? (last ? Role::Only : Role::First) : (last ? Role::Last : Role::Middle);
+      if (p > J.outerIndexPtr()[i]) {
+        RowRun& run = row_runs_.back();
+        if (run.role == role && run.position + run.count == p && run.column + run.count == c) {
+          ++run.count;
+          continue;
+        }
+      }
+      row_runs_.push_back({p, c, 1, role});
+    }
+    row_run_start_[static_cast<std::size_t>(i) + 1] = static_cast<int>(row_runs_.size());
   }
 
   // A = J W Jᵀ: every pair of entries sharing a column k contributes J(i,k) w_k J(j,k) to A(i,j).
   // Above the diagonal, A's entries of row i come from the rows j > i that share a column with
-  // it; they are collected row by row, each with its pairs in column order.
+  // it; they are collected row by row, each with its pairs in column order, then merged into
+  // runs where left position, right position and column all advance by one.
+  struct Pair {
+    int left, right, column;
+  };
   std::vector<std::pair<int, int>> entries;  // (row ≤ col) of A
   for (int i = 0; i < nc; ++i) entries.emplace_back(i, i);  // every diagonal, even of a zero row
   row_entry_start_.assign(static_cast<std::size_t>(nc) + 1, 0);
   pair_start_.assign(1, 0);
   std::vector<int> entry_index;  // into `entries`, per off-diagonal entry
   std::vector<std::pair<int, Pair>> row_pairs;  // (j, pair) of the current row i
+  auto add_pair = [&](const Pair& pair, bool new_entry) {
+    if (!new_entry) {
+      PairRun& run = pair_runs_.back();
+      if (run.left + run.count == pair.left && run.right + run.count == pair.right && run.column + run.count == pair.column) {
+        ++run.count;
+        return;
+      }
+    }
+    pair_runs_.push_back({pair.left, pair.right, pair.column, 1});
+  };
   for (int i = 0; i < nc; ++i) {
     row_pairs.clear();
     for (int p = J.outerIndexPtr()[i]; p < J.outerIndexPtr()[i + 1]; ++p) {
       const int k = J.innerIndexPtr()[p];
-      for (int e = column_start_[static_cast<std::size_t>(k)]; e < column_start_[static_cast<std::size_t>(k) + 1]; ++e) {
-        const ColumnEntry& other = column_entries_[static_cast<std::size_t>(e)];
-        if (other.row > i) row_pairs.push_back({other.row, {p, other.position}});
+      for (int e = column_start[static_cast<std::size_t>(k)]; e < column_start[static_cast<std::size_t>(k) + 1]; ++e) {
+        const ColumnEntry& other = column_entries[static_cast<std::size_t>(e)];
+        if (other.row > i) row_pairs.push_back({other.row, {p, other.position, k}});
       }
     }
     std::stable_sort(row_pairs.begin(), row_pairs.end(),
                      [](const auto& x, const auto& y) { return x.first < y.first; });  // columns stay ascending
     for (std::size_t r = 0; r < row_pairs.size(); ++r) {
-      if (r == 0 || row_pairs[r].first != row_pairs[r - 1].first) {
-        if (r > 0) pair_start_.push_back(static_cast<int>(pairs_.size()));
+      const bool new_entry = r == 0 || row_pairs[r].first != row_pairs[r - 1].first;
+      if (new_entry) {
+        if (r > 0) pair_start_.push_back(static_cast<int>(pair_runs_.size()));
         entry_index.push_back(static_cast<int>(entries.size()));
         entries.emplace_back(i, row_pairs[r].first);
       }
-      pairs_.push_back(row_pairs[r].second);
+      add_pair(row_pairs[r].second, new_entry);
     }
-    if (!row_pairs.empty()) pair_start_.push_back(static_cast<int>(pairs_.size()));
+    if (!row_pairs.empty()) pair_start_.push_back(static_cast<int>(pair_runs_.size()));
     row_entry_start_[static_cast<std::size_t>(i) + 1] = static_cast<int>(entry_index.size());
   }
   const std::vector<int> position = ldlt.analyze(nc, entries);
@@ -94,57 +160,99 @@ SparseConstraintSpace::SparseConstraintSpace(const ConstrainedSystem& system) : 
   }
   diagonal_position_.resize(static_cast<std::size_t>(nc));
   for (int i = 0; i < nc; ++i) diagonal_position_[static_cast<std::size_t>(i)] = position[static_cast<std::size_t>(i)];
+  // One width for every run (a particle model's rows are blocks of x, y, z): the per-step loops
+  // then take it as a compile-time constant.
+  const int width = !row_runs_.empty() ? row_runs_.front().count : 0;
+  bool uniform = width >= 1 && width <= 3;
+  for (const RowRun& run : row_runs_) uniform = uniform && run.count == width;
+  for (const PairRun& run : pair_runs_) uniform = uniform && run.count == width;
+  run_width_ = uniform ? width : 0;
 }
 
 bool SparseConstraintSpace::evaluateJacobian(const ConstrainedSystem& system, ConstVectorRef q, double t) {
-  double* storage = J.valuePtr();
   if (in_place_) {
-    Eigen::Map<Vector> values(storage, J.nonZeros());
+    Eigen::Map<Vector> values(J.valuePtr(), J.nonZeros());
     system.constraintJacobianValues(q, t, values);
     return detail::allFinite(values);
   }
   system.constraintJacobianValues(q, t, model_values);
-  for (std::size_t k = 0; k < storage_position.size(); ++k) storage[storage_position[k]] = model_values[static_cast<Eigen::Index>(k)];
+  storeJacobianValues();
   return detail::allFinite(model_values);
 }
 
-void SparseConstraintSpace::assembleRows(ConstVectorRef weights, const double* force, const double* target,
-                                         VectorRef diagonal, double* rhs) {
-  // Raw pointers held in locals: every loop below then reads only the arrays it walks.
+Eigen::Map<Vector> SparseConstraintSpace::jacobianValueTarget() {
+  return in_place_ ? Eigen::Map<Vector>(J.valuePtr(), J.nonZeros())
+                   : Eigen::Map<Vector>(model_values.data(), model_values.size());
+}
+
+void SparseConstraintSpace::storeJacobianValues() {
+  if (in_place_) return;
+  double* storage = J.valuePtr();
+  for (std::size_t k = 0; k < storage_position.size(); ++k) storage[storage_position[k]] = model_values[static_cast<Eigen::Index>(k)];
+}
+
+template <int kWidth>
+void SparseConstraintSpace::assembleRowsAs(ConstVectorRef weights, const double* force, const double* target,
+                                           VectorRef diagonal, double* rhs) {
+  // Raw pointers held in locals: every loop below then reads only the arrays it walks. Inside a
+  // run storage positions and columns advance together, so no index is loaded per entry; the
+  // sums and products are those of an entry-by-entry pass in storage order (the same bits).
   double* values = ldlt.values().data();
   double* a_diagonal = diagonal.data();
   const double* j = J.valuePtr();
-  const int* column = J.innerIndexPtr();
-  const int* row_start = J.outerIndexPtr();
   const double* w = weights.data();
   const int* diagonal_slot = diagonal_position_.data();
+  const int* run_start = row_run_start_.data();
+  const RowRun* runs = row_runs_.data();
   const int* entry_start = row_entry_start_.data();
   const int* entry_target = entry_target_.data();
   const int* pair_start = pair_start_.data();
-  const Pair* pairs = pairs_.data();
+  const PairRun* pair_runs = pair_runs_.data();
   const bool with_rhs = force != nullptr;
   for (int i = 0; i < nc; ++i) {
     // Row i of J once: A(i, i) and (J W f)_i, products in the order J·w·J and J·(w·f).
     double a_ii = 0.0, jwf = 0.0;
-    const int end = row_start[i + 1];
     if (with_rhs) {
-      for (int p = row_start[i]; p < end; ++p) {
-        const int k = column[p];
-        a_ii += j[p] * w[k] * j[p];
-        jwf += j[p] * (w[k] * force[k]);
+      for (int r = run_start[i]; r < run_start[i + 1]; ++r) {
+        const double* jr = j + runs[r].position;
+        const double* wr = w + runs[r].column;
+        const double* fr = force + runs[r].column;
+        forEachInRun<kWidth>(runs[r].count, [&](int e) {
+          a_ii += jr[e] * wr[e] * jr[e];
+          jwf += jr[e] * (wr[e] * fr[e]);
+        });
       }
       rhs[i] = target[i] - jwf;
     } else {
-      for (int p = row_start[i]; p < end; ++p) a_ii += j[p] * w[column[p]] * j[p];
+      for (int r = run_start[i]; r < run_start[i + 1]; ++r) {
+        const double* jr = j + runs[r].position;
+        const double* wr = w + runs[r].column;
+        forEachInRun<kWidth>(runs[r].count, [&](int e) { a_ii += jr[e] * wr[e] * jr[e]; });
+      }
     }
     values[diagonal_slot[i]] = a_ii;
     a_diagonal[i] = a_ii;
     // A(i, j > i): each written once, so nothing needs zeroing first.
     for (int e = entry_start[i]; e < entry_start[i + 1]; ++e) {
       double a_ij = 0.0;
-      for (int r = pair_start[e]; r < pair_start[e + 1]; ++r) a_ij += j[pairs[r].left] * w[column[pairs[r].left]] * j[pairs[r].right];
+      for (int r = pair_start[e]; r < pair_start[e + 1]; ++r) {
+        const double* left = j + pair_runs[r].left;
+        const double* right = j + pair_runs[r].right;
+        const double* wr = w + pair_runs[r].column;
+        forEachInRun<kWidth>(pair_runs[r].count, [&](int k) { a_ij += left[k] * wr[k] * right[k]; });
+      }
       values[entry_target[e]] = a_ij;
     }
+  }
+}
+
+void SparseConstraintSpace::assembleRows(ConstVectorRef weights, const double* force, const double* target,
+                                         VectorRef diagonal, double* rhs) {
+  switch (run_width_) {
+    case 3: assembleRowsAs<3>(weights, force, target, diagonal, rhs); return;
+    case 1: assembleRowsAs<1>(weights, force, target, diagonal, rhs); return;
+    case 2: assembleRowsAs<2>(weights, force, target, diagonal, rhs); return;
+    default: assembleRowsAs<0>(weights, force, target, diagonal, rhs); return;
   }
 }
 
@@ -159,19 +267,75 @@ void SparseConstraintSpace::assembleSchur(ConstVectorRef weights, ConstVectorRef
 
 void SparseConstraintSpace::accelerationsFromMultipliers(ConstVectorRef lambda, ConstVectorRef force,
                                                          ConstVectorRef mass_diagonal, VectorRef qdd) const {
-  const double* j = J.valuePtr();
-  const double* l = lambda.data();
-  const double* f = force.data();
-  const double* m = mass_diagonal.data();
-  double* out = qdd.data();
-  const int* start = column_start_.data();
-  const ColumnEntry* entries = column_entries_.data();
-  for (int c = 0; c < nq; ++c) {
-    // The sum of Eigen's Jᵀλ scatter into a zeroed vector, in the same order (rows ascending).
-    double sum = 0.0;
-    for (int e = start[c]; e < start[c + 1]; ++e) sum += j[entries[e].position] * l[entries[e].row];
-    out[c] = (sum + f[c]) / m[c];
+  switch (run_width_) {
+    case 3: scatterAs<3>(lambda.data(), force.data(), mass_diagonal.data(), qdd.data()); return;
+    case 1: scatterAs<1>(lambda.data(), force.data(), mass_diagonal.data(), qdd.data()); return;
+    case 2: scatterAs<2>(lambda.data(), force.data(), mass_diagonal.data(), qdd.data()); return;
+    default: scatterAs<0>(lambda.data(), force.data(), mass_diagonal.data(), qdd.data()); return;
   }
+}
+
+void SparseConstraintSpace::rowProducts(ConstVectorRef x, ConstVectorRef offset, VectorRef out) const {
+  switch (run_width_) {
+    case 3: rowProductsAs<3>(x.data(), offset.data(), out.data()); return;
+    case 1: rowProductsAs<1>(x.data(), offset.data(), out.data()); return;
+    case 2: rowProductsAs<2>(x.data(), offset.data(), out.data()); return;
+    default: rowProductsAs<0>(x.data(), offset.data(), out.data()); return;
+  }
+}
+
+template <int kWidth>
+void SparseConstraintSpace::rowProductsAs(const double* x, const double* offset, double* out) const {
+  // Each row from zero over its entries in storage order, then + offset: the sums of Eigen's
+  // sparse × dense product into a zeroed result with the offset added afterwards.
+  const double* j = J.valuePtr();
+  const int* run_start = row_run_start_.data();
+  const RowRun* runs = row_runs_.data();
+  for (int i = 0; i < nc; ++i) {
+    double sum = 0.0;
+    for (int r = run_start[i]; r < run_start[i + 1]; ++r) {
+      const double* jr = j + runs[r].position;
+      const double* xr = x + runs[r].column;
+      forEachInRun<kWidth>(runs[r].count, [&](int e) { sum += jr[e] * xr[e]; });
+    }
+    out[i] = (0.0 + sum) + offset[i];
+  }
+}
+
+template <int kWidth>
+void SparseConstraintSpace::scatterAs(const double* l, const double* f, const double* m, double* out) const {
+  // A scatter by rows: q̈_c is started by the first row of column c, accumulated by the rows in
+  // between and finished (+ f, / m) by the last, so each q̈_c is the column sum from zero over
+  // rows ascending, (Σ J(i, c) λ_i + f_c) / m_c, the bits of Eigen's Jᵀλ into a zeroed vector.
+  // qdd is written, never zeroed first; J is read in storage order, λ once per row.
+  const double* j = J.valuePtr();
+  const int* run_start = row_run_start_.data();
+  const RowRun* runs = row_runs_.data();
+  for (int i = 0; i < nc; ++i) {
+    const double li = l[i];
+    for (int r = run_start[i]; r < run_start[i + 1]; ++r) {
+      const double* jr = j + runs[r].position;
+      double* o = out + runs[r].column;
+      const double* fr = f + runs[r].column;
+      const double* mr = m + runs[r].column;
+      const int count = runs[r].count;
+      switch (runs[r].role) {
+        case Role::First:
+          forEachInRun<kWidth>(count, [&](int e) { o[e] = 0.0 + jr[e] * li; });
+          break;
+        case Role::Middle:
+          forEachInRun<kWidth>(count, [&](int e) { o[e] += jr[e] * li; });
+          break;
+        case Role::Last:
+          forEachInRun<kWidth>(count, [&](int e) { o[e] = ((o[e] + jr[e] * li) + fr[e]) / mr[e]; });
+          break;
+        case Role::Only:
+          forEachInRun<kWidth>(count, [&](int e) { o[e] = ((0.0 + jr[e] * li) + fr[e]) / mr[e]; });
+          break;
+      }
+    }
+  }
+  for (const int c : empty_columns_) out[c] = (0.0 + f[c]) / m[c];
 }
 
 void SparseConstraintSpace::addToDiagonal(ConstVectorRef d) {

@@ -125,24 +125,16 @@ void PendulumChain::constraintBias(ConstVectorRef, ConstVectorRef v, double, Vec
   }
 }
 
-void PendulumChain::evaluateTerms(ConstVectorRef q, ConstVectorRef v, double t, ModelTermsOutput& out) const {
-  // One pass over the links for h, φ, γ and ∂φ/∂t with the per-term methods' operations in
-  // their order (|d|² summed x, y, z as Eigen's dot of a Vector3d does; ḋ₀ = v₀ − 0 is v₀
-  // exactly), so the bits are theirs; then J (dense or sparse values) by the per-term method, a
-  // direct call in this final class. Raw pointers, so that the stores cannot alias the views or
-  // the parameters and the loop keeps its values in registers; no branch inside it (measured:
-  // J's writes inside the same loop cost more than the second pass over d_k).
-  const int n = links();
-  const double* const x = q.data();
-  const double* const w = v.data();
-  const double* const masses = params_.masses.data();
-  const double* const lengths = params_.lengths.data();
-  const double gravity = params_.gravity;
-  double* const h = out.h.data();
-  double* const phi = out.phi.data();
-  double* const gamma = out.gamma.data();
-  double* const phi_t = out.phi_t.data();
-  const double* previous = params_.pivot.data();  // particle k − 1's position (the pivot for k = 0)
+namespace {
+
+/// The pass of PendulumChain::evaluateTerms() over the links: h, φ, γ, ∂φ/∂t and, with
+/// kJacobianValues, J's sparse values (constraintJacobianValues()'s layout: d₀, then −d_k, d_k per
+/// link, contiguous, so they share the pass and its d_k).
+template <bool kJacobianValues>
+void chainTermsPass(int n, const double* x, const double* w, const double* masses, const double* lengths,
+                    double gravity, const double* pivot, double* h, double* phi, double* gamma, double* phi_t,
+                    double* values) {
+  const double* previous = pivot;  // particle k − 1's position (the pivot for k = 0)
   const double at_rest[3] = {0.0, 0.0, 0.0};
   const double* previous_velocity = at_rest;
   for (int k = 0; k < n; ++k) {
@@ -156,9 +148,45 @@ void PendulumChain::evaluateTerms(ConstVectorRef q, ConstVectorRef v, double t, 
     phi[k] = 0.5 * ((dx * dx + dy * dy + dz * dz) - lengths[k] * lengths[k]);
     gamma[k] = dvx * dvx + dvy * dvy + dvz * dvz;
     phi_t[k] = 0.0;
+    if constexpr (kJacobianValues) {
+      double* row = k == 0 ? values : values + 6 * k - 3;
+      if (k > 0) {
+        row[0] = -dx;
+        row[1] = -dy;
+        row[2] = -dz;
+        row += 3;
+      }
+      row[0] = dx;
+      row[1] = dy;
+      row[2] = dz;
+    }
     previous = p;
     previous_velocity = u;
   }
+}
+
+}  // namespace
+
+void PendulumChain::evaluateTerms(ConstVectorRef q, ConstVectorRef v, double t, ModelTermsOutput& out) const {
+  // One pass over the links for h, φ, γ and ∂φ/∂t with the per-term methods' operations in
+  // their order (|d|² summed x, y, z as Eigen's dot of a Vector3d does; ḋ₀ = v₀ − 0 is v₀
+  // exactly), so the bits are theirs. Raw pointers, so that the stores cannot alias the views or
+  // the parameters and the loop keeps its values in registers; no branch inside it. The sparse
+  // path's J values join the pass (contiguous stores); a dense J is filled by the per-term
+  // method afterwards, a direct call in this final class (measured: its strided writes inside
+  // the same loop cost more than the second pass over d_k).
+  const bool sparse_values_only = out.J.size() == 0 && out.jacobian_values.size() > 0;
+  const double* const x = q.data();
+  const double* const w = v.data();
+  if (sparse_values_only) {
+    chainTermsPass<true>(links(), x, w, params_.masses.data(), params_.lengths.data(), params_.gravity,
+                         params_.pivot.data(), out.h.data(), out.phi.data(), out.gamma.data(), out.phi_t.data(),
+                         out.jacobian_values.data());
+    return;
+  }
+  chainTermsPass<false>(links(), x, w, params_.masses.data(), params_.lengths.data(), params_.gravity,
+                        params_.pivot.data(), out.h.data(), out.phi.data(), out.gamma.data(), out.phi_t.data(),
+                        nullptr);
   if (out.J.size() > 0) constraintJacobian(q, t, out.J);
   if (out.jacobian_values.size() > 0) constraintJacobianValues(q, t, out.jacobian_values);
 }
