@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../kkt/constraint_terms.hpp"
 #include "../kkt/dependent_rows.hpp"
 #include "../kkt/kkt_steps.hpp"
 #include "../kkt/small_schur.hpp"
@@ -80,6 +81,13 @@ void AccelerationFunction::logRankDeficiency(double t, const KktResult& result) 
 KktResult AccelerationFunction::evaluateTerms(double t, ConstVectorRef q, ConstVectorRef v) {
   if (controller_ && u_.size() > 0) controller_(t, q, v, u_);
   return detail::evaluateModelTerms(system_, t, q, v, u_, stabilization_, workspace_);
+}
+
+bool AccelerationFunction::evaluateConstraintTerms(double t, ConstVectorRef q, ConstVectorRef v, std::string& failure) {
+  if (!workspace_.sparse) return detail::evaluateConstraintTerms(system_, t, q, v, workspace_, failure);
+  const KktResult terms = evaluateTerms(t, q, v);
+  if (!terms.ok()) failure = terms.message;
+  return terms.ok();
 }
 
 }  // namespace kktdae

@@ -92,6 +92,15 @@ KktResult solveBlock(const Stabilization& stabilization, const KktOptions& optio
     ws.mass_llt.compute(ws.M);
     if (ws.mass_llt.info() != Eigen::Success) return massNotPositiveDefinite();
   }
+  const bool soft = stabilization.kind == Stabilization::Kind::Soft && nc > 0;
+  if (soft) {
+    // [M −Jᵀ; J R]: the constraint row reads J q̈ + R λ = a_ref − γ (docs/stabilization.md).
+    constraintSpaceDiagonal(ws);
+    softRegularization(stabilization, ws.phi, ws.constraint_diagonal, ws.regularization);
+  }
+  // Small systems assemble their block on the stack (small_block.hpp); ws.block is filled only
+  // for the general path.
+  if (KktResult small; solveBlockSmallFromTerms(soft, options, ws, small)) return small;
   ws.ensureBlockStorage();
   // The M block and the zero block change only when M does; PartialPivLU factorizes a copy, so
   // the assembled matrix survives between solves.
@@ -105,10 +114,7 @@ KktResult solveBlock(const Stabilization& stabilization, const KktOptions& optio
     ws.block.bottomRightCorner(nc, nc).setZero();
     ws.block_constant_part_ready = true;
   }
-  if (stabilization.kind == Stabilization::Kind::Soft && nc > 0) {
-    // [M −Jᵀ; J R]: the constraint row reads J q̈ + R λ = a_ref − γ (docs/stabilization.md).
-    constraintSpaceDiagonal(ws);
-    softRegularization(stabilization, ws.phi, ws.constraint_diagonal, ws.regularization);
+  if (soft) {
     ws.block.bottomRightCorner(nc, nc).diagonal() = ws.regularization;
     ws.block_constant_part_ready = false;  // the corner is no longer the constant zero block
   }
@@ -117,7 +123,6 @@ KktResult solveBlock(const Stabilization& stabilization, const KktOptions& optio
   ws.block_rhs.head(nq) = ws.force;
   ws.block_rhs.tail(nc) = ws.constraint_target;
 
-  if (KktResult small; solveBlockSmall(options, ws, small)) return small;
   ws.block_lu.compute(ws.block);
   const bool has_policy = options.rank_deficiency != RankDeficiencyPolicy::Fail;
   if (!hasNonZeroPivots(ws)) {

@@ -41,10 +41,10 @@ void luSolveInPlace(const Lu& lu, FixedVector& x) {
 }
 
 template <int N>
-bool solveFixed(const KktOptions& options, KktWorkspace& ws, KktResult& result) {
+bool solveFixed(const KktOptions& options, const Eigen::Matrix<double, N, N>& block,
+                const Eigen::Matrix<double, N, 1>& rhs, KktWorkspace& ws, KktResult& result) {
   using FixedMatrix = Eigen::Matrix<double, N, N>;
   using FixedVector = Eigen::Matrix<double, N, 1>;
-  const FixedMatrix block = ws.block;
   const Eigen::PartialPivLU<FixedMatrix> lu(block);
   if (!nonZeroPivots(lu, N)) return false;
   double rcond = 1.0;
@@ -63,12 +63,57 @@ bool solveFixed(const KktOptions& options, KktWorkspace& ws, KktResult& result) 
     rcond = reciprocalCondition(oneNorm(block), inverseOneNormEstimate(solve, solveTransposed, x, y, z));
     if (options.rank_deficiency != RankDeficiencyPolicy::Fail && !(rcond >= options.min_rcond)) return false;
   }
-  FixedVector solution = ws.block_rhs;
+  FixedVector solution = rhs;
   luSolveInPlace(lu, solution);
   ws.qdd = solution.head(ws.nq);
   ws.lambda = solution.tail(ws.nc);
   result = finishSolve(rcond, options, ws);
   return true;
+}
+
+/// The assembled ws.block and ws.block_rhs at the fixed size.
+template <int N>
+bool solveAssembled(const KktOptions& options, KktWorkspace& ws, KktResult& result) {
+  const Eigen::Matrix<double, N, N> block = ws.block;
+  const Eigen::Matrix<double, N, 1> rhs = ws.block_rhs;
+  return solveFixed<N>(options, block, rhs, ws, result);
+}
+
+/// [M −Jᵀ; J R] and [f; target] written entry by entry into stack matrices: the numbers
+/// solveBlock() copies into ws.block and ws.block_rhs (−Jᵀ is exact), without the dynamic-size
+/// block expressions.
+template <int N>
+bool solveFromTerms(bool soft, const KktOptions& options, KktWorkspace& ws, KktResult& result) {
+  const int nq = ws.nq, nc = ws.nc;
+  Eigen::Matrix<double, N, N> block;
+  Eigen::Matrix<double, N, 1> rhs;
+  block.setZero();
+  if (ws.mass_structure == MassStructure::General) {
+    const double* M = ws.M.data();
+    for (int j = 0; j < nq; ++j) {
+      for (int i = 0; i < nq; ++i) block(i, j) = M[j * nq + i];
+    }
+  } else {
+    const double* diagonal = ws.mass_diagonal.data();
+    for (int i = 0; i < nq; ++i) block(i, i) = diagonal[i];
+  }
+  const double* J = ws.J.data();  // column-major nc × nq
+  for (int j = 0; j < nq; ++j) {
+    for (int i = 0; i < nc; ++i) {
+      const double entry = J[j * nc + i];
+      block(nq + i, j) = entry;
+      block(j, nq + i) = -entry;  // −0.0 for a zero entry, as −Jᵀ gives
+    }
+  }
+  if (soft) {
+    const double* R = ws.regularization.data();
+    for (int i = 0; i < nc; ++i) block(nq + i, nq + i) = R[i];
+  }
+  const double* force = ws.force.data();
+  const double* target = ws.constraint_target.data();
+  for (int i = 0; i < nq; ++i) rhs[i] = force[i];
+  for (int i = 0; i < nc; ++i) rhs[nq + i] = target[i];
+  return solveFixed<N>(options, block, rhs, ws, result);
 }
 
 }  // namespace
@@ -82,15 +127,33 @@ bool solveBlockSmall(const KktOptions& options, KktWorkspace& ws, KktResult& res
   if (!smallBlockTakes(ws)) return false;
   switch (ws.nq + ws.nc) {
     case 2:
-      return solveFixed<2>(options, ws, result);
+      return solveAssembled<2>(options, ws, result);
     case 3:
-      return solveFixed<3>(options, ws, result);
+      return solveAssembled<3>(options, ws, result);
     case 4:
-      return solveFixed<4>(options, ws, result);
+      return solveAssembled<4>(options, ws, result);
     case 5:
-      return solveFixed<5>(options, ws, result);
+      return solveAssembled<5>(options, ws, result);
     case 6:
-      return solveFixed<6>(options, ws, result);
+      return solveAssembled<6>(options, ws, result);
+    default:
+      return false;
+  }
+}
+
+bool solveBlockSmallFromTerms(bool soft, const KktOptions& options, KktWorkspace& ws, KktResult& result) {
+  if (!smallBlockTakes(ws)) return false;
+  switch (ws.nq + ws.nc) {
+    case 2:
+      return solveFromTerms<2>(soft, options, ws, result);
+    case 3:
+      return solveFromTerms<3>(soft, options, ws, result);
+    case 4:
+      return solveFromTerms<4>(soft, options, ws, result);
+    case 5:
+      return solveFromTerms<5>(soft, options, ws, result);
+    case 6:
+      return solveFromTerms<6>(soft, options, ws, result);
     default:
       return false;
   }

@@ -182,12 +182,15 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
   State start = initial;
   Vector qdd(nq);
   KktResult kkt;
+  std::string terms_failure;  // why the output's constraint terms failed, if they did
   if (auto ended = startAdaptiveRun(system, options, recorder, f, start, qdd, false, "")) return *ended;
 
   // Declared in creation order so that destruction runs in reverse: solver memory first,
   // then its solvers, matrix and vectors, the context last.
   sd::Context context;
+  sd::EmptyClonePool empty_clones(2 * nq, context);  // the difference-quotient Jacobian's column views
   sd::VectorPtr y = sd::makeVector(2 * nq, context);
+  empty_clones.installOn(y.get());
   sd::VectorPtr tolerances;
   std::unique_ptr<CvodeDenseJacobian> jacobian;  // outlives the solver that calls it
   sd::MatrixPtr matrix;
@@ -317,8 +320,9 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
     const auto v = state.tail(nq);
     const bool observed = k % options.observe_every == 0 || k == steps;
     // λ at the output state is for the observer alone: the recorder's ‖φ‖∞ and ‖φ̇‖∞ and the
-    // divergence rule read the model's terms, which need no KKT solve (about 60 % of a
-    // right-hand side's cost on seed 002's circle, once per output).
+    // divergence rule read φ, J and φ̇ only, which need no KKT solve (about 60 % of a
+    // right-hand side's cost on seed 002's circle, once per output) and none of the other terms
+    // (the next right-hand side evaluates and checks them at the state it is asked for).
     const bool needs_lambda = observed && recorder.hasObserver();
     if (needs_lambda) {
       kkt = f.evaluate(t_reached, q, v, qdd);
@@ -329,14 +333,11 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
                                                           ") at the output t = " + formatDouble(t_reached) + " s: " +
                                                           kkt.message + describeRows(kkt.offending_rows));
       }
-    } else {
-      kkt = f.evaluateTerms(t_reached, q, v);
-      if (!kkt.ok()) {
-        fillStatistics(memory.get(), problem, summary);
-        summary.failed_step = k;
-        return recorder.finish(RunStatus::KktFailure, "model terms failed at the output t = " +
-                                                          formatDouble(t_reached) + " s: " + kkt.message);
-      }
+    } else if (!f.evaluateConstraintTerms(t_reached, q, v, terms_failure)) {
+      fillStatistics(memory.get(), problem, summary);
+      summary.failed_step = k;
+      return recorder.finish(RunStatus::KktFailure, "model terms failed at the output t = " +
+                                                        formatDouble(t_reached) + " s: " + terms_failure);
     }
     if (const DivergenceVerdict verdict = recorder.divergence(q, f.workspace());
         verdict != DivergenceVerdict::Plausible) {

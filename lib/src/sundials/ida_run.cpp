@@ -209,7 +209,10 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
   }
 
   sd::Context context;
+  sd::EmptyClonePool empty_clones(n, context);  // the difference-quotient Newton matrix's column views
   sd::VectorPtr yy = sd::makeVector(n, context), yp = sd::makeVector(n, context);
+  empty_clones.installOn(yy.get());
+  empty_clones.installOn(yp.get());
   sd::VectorPtr id = sd::makeVector(n, context), tolerances;
   std::unique_ptr<IdaSparseNewton> newton;  // outlives the solver that calls it (declared first)
   std::unique_ptr<IdaDenseNewton> dense_newton;
@@ -303,6 +306,7 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
 
   const auto y = sd::view(yy.get());
   const long steps = options.gridSteps(initial.t);
+  std::string terms_failure;  // why an output's constraint terms failed, if they did
   try {
   for (long k = 1; k <= steps; ++k) {
     recorder.beginStep(k);
@@ -351,12 +355,12 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
     }
     const auto q = y.head(nq);
     const auto v = y.segment(nq, nq);
-    const KktResult terms = f.evaluateTerms(t_reached, q, v);  // φ and φ̇ at the output state
-    if (!terms.ok()) {
+    // φ, J and φ̇ at the output state: what the recorder and the divergence rule read.
+    if (!f.evaluateConstraintTerms(t_reached, q, v, terms_failure)) {
       fillStatistics(memory.get(), problem, summary);
       summary.failed_step = k;
       return recorder.finish(RunStatus::KktFailure, "model terms failed at the output t = " +
-                                                        formatDouble(t_reached) + " s: " + terms.message);
+                                                        formatDouble(t_reached) + " s: " + terms_failure);
     }
     if (const DivergenceVerdict verdict = recorder.divergence(q, f.workspace());
         verdict != DivergenceVerdict::Plausible) {

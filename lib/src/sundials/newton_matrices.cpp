@@ -122,7 +122,24 @@ CvodeDenseJacobian::CvodeDenseJacobian(const ConstrainedSystem& system, const St
       kkt_(Matrix::Zero(nq_ + nc_, nq_ + nc_)),
       rhs_(Matrix::Zero(nq_ + nc_, 2 * nq_)),
       solution_(Matrix::Zero(nq_ + nc_, 2 * nq_)),
-      decomposition_(nq_ + nc_, nq_ + nc_) {}
+      decomposition_(nq_ + nc_, nq_ + nc_),
+      transformed_(Matrix::Zero(nq_ + nc_, 2 * nq_)),
+      unpermuted_(Matrix::Zero(nq_ + nc_, 2 * nq_)),
+      householder_workspace_(Eigen::RowVectorXd::Zero(2 * nq_)) {}
+
+void CvodeDenseJacobian::solveMinimumNorm() {
+  const Eigen::Index rank = decomposition_.rank();
+  if (rank < decomposition_.cols()) {
+    solveMinimumNorm();
+    return;
+  }
+  // Full rank: x = P (T⁻¹ Qᵀ rhs), Eigen's _solve_impl without its Z step (absent at full rank).
+  transformed_ = rhs_;
+  decomposition_.matrixQ().setLength(rank).adjoint().applyThisOnTheLeft(transformed_, householder_workspace_);
+  unpermuted_ = transformed_;
+  decomposition_.matrixT().topLeftCorner(rank, rank).triangularView<Eigen::Upper>().solveInPlace(unpermuted_);
+  solution_.noalias() = decomposition_.colsPermutation() * unpermuted_;
+}
 
 bool CvodeDenseJacobian::assemble(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef a,
                                   ConstVectorRef lambda, double* data) {
@@ -143,7 +160,7 @@ bool CvodeDenseJacobian::assemble(double t, ConstVectorRef q, ConstVectorRef v, 
     rhs_.bottomRightCorner(nc_, nq_) = -(d.constraintV() + 2.0 * alpha_ * d.jacobian());
   }
   decomposition_.compute(kkt_);
-  solution_ = decomposition_.solve(rhs_);
+  solveMinimumNorm();
   Eigen::Map<Matrix> jac(data, 2 * nq_, 2 * nq_);
   jac.topRows(nq_).setZero();
   jac.block(0, nq_, nq_, nq_).diagonal().setOnes();

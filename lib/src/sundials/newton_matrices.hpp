@@ -78,6 +78,16 @@ class CvodeDenseJacobian {
   int nq_, nc_;
   Matrix kkt_, rhs_, solution_;
   Eigen::CompleteOrthogonalDecomposition<Matrix> decomposition_;
+  /// The solve's scratch, sized once: Qᵀ·rhs, the triangular solve's result before the column
+  /// permutation, and the Householder reflectors' row workspace.
+  Matrix transformed_, unpermuted_;
+  Eigen::RowVectorXd householder_workspace_;
+
+  /// solution_ = decomposition_.solve(rhs_) with the same arithmetic as Eigen's, into the members:
+  /// Eigen's solve copies the right-hand side, sizes a Householder workspace and permutes through a
+  /// temporary, three allocations per Newton matrix. A rank-deficient block (redundant constraints,
+  /// where the Z factor must be applied too) goes through Eigen's solve, allocating.
+  void solveMinimumNorm();
 };
 
 }  // namespace kktdae::detail

@@ -17,6 +17,45 @@ Context::Context() {
 
 Context::~Context() { SUNContext_Free(&context_); }
 
+namespace {
+thread_local EmptyClonePool* current_clone_pool = nullptr;
+}  // namespace
+
+EmptyClonePool::EmptyClonePool(Eigen::Index n, SUNContext context)
+    : shell_(N_VNewEmpty_Serial(static_cast<sunindextype>(n), context)), previous_(current_clone_pool) {
+  if (shell_ == nullptr) throw std::runtime_error("N_VNewEmpty_Serial(" + std::to_string(n) + ") failed");
+  shell_->ops->nvdestroy = &EmptyClonePool::giveBack;
+  current_clone_pool = this;
+}
+
+EmptyClonePool::~EmptyClonePool() {
+  current_clone_pool = previous_;
+  shell_->ops->nvdestroy = &N_VDestroy_Serial;
+  N_VDestroy(shell_);
+}
+
+void EmptyClonePool::installOn(N_Vector v) const { v->ops->nvcloneempty = &EmptyClonePool::lend; }
+
+N_Vector EmptyClonePool::lend(N_Vector w) {
+  EmptyClonePool* pool = current_clone_pool;
+  if (pool != nullptr && !pool->lent_ && w->sunctx == pool->shell_->sunctx &&
+      NV_LENGTH_S(w) == NV_LENGTH_S(pool->shell_)) {
+    pool->lent_ = true;
+    return pool->shell_;
+  }
+  return N_VCloneEmpty_Serial(w);
+}
+
+void EmptyClonePool::giveBack(N_Vector v) {
+  for (EmptyClonePool* pool = current_clone_pool; pool != nullptr; pool = pool->previous_) {
+    if (pool->shell_ == v) {
+      N_VSetArrayPointer_Serial(nullptr, v);  // the lender views a matrix column it does not own
+      pool->lent_ = false;
+      return;
+    }
+  }
+}
+
 VectorPtr makeVector(Eigen::Index n, SUNContext context) {
   VectorPtr v(N_VNew_Serial(static_cast<sunindextype>(n), context));
   if (!v) throw std::runtime_error("N_VNew_Serial(" + std::to_string(n) + ") failed");

@@ -61,6 +61,31 @@ using IdaMemoryPtr = std::unique_ptr<void, IdaDeleter>;
 /// A serial N_Vector of length n, zeroed; throws std::runtime_error if SUNDIALS cannot allocate.
 VectorPtr makeVector(Eigen::Index n, SUNContext context);
 
+/// Lends one preallocated empty serial vector to the N_VCloneEmpty() calls of the vectors it
+/// is installed on (and of their clones, which copy the operation table). SUNDIALS' dense
+/// difference-quotient Jacobians (cvLsDenseDQJac, idaLsDenseDQJac) clone an empty vector to view
+/// each column of the matrix and destroy it again, three mallocs per Jacobian; the lent vector
+/// makes that allocation-free with SUNDIALS' own arithmetic. The pool in use is the innermost one
+/// alive on this thread (pools nest LIFO as stack objects; a run stays on its thread); a clone
+/// asked for while the vector is lent, of another length or context, or with no pool alive, is a
+/// real N_VCloneEmpty_Serial(), so the pool only ever saves allocations.
+class EmptyClonePool {
+ public:
+  EmptyClonePool(Eigen::Index n, SUNContext context);
+  ~EmptyClonePool();
+  EmptyClonePool(const EmptyClonePool&) = delete;
+  EmptyClonePool& operator=(const EmptyClonePool&) = delete;
+  /// Routes v's N_VCloneEmpty() through the pool; install before the solver clones v.
+  void installOn(N_Vector v) const;
+
+ private:
+  static N_Vector lend(N_Vector w);
+  static void giveBack(N_Vector v);
+  N_Vector shell_ = nullptr;
+  bool lent_ = false;
+  EmptyClonePool* previous_ = nullptr;
+};
+
 /// The vector's data as an Eigen map (no copy).
 inline Eigen::Map<Eigen::VectorXd> view(N_Vector v) {
   return {N_VGetArrayPointer(v), static_cast<Eigen::Index>(N_VGetLength(v))};

@@ -27,7 +27,21 @@ struct GeneralAnswer {
   double rcond = 0.0;
 };
 
-/// block_solve.cpp's general path on the block solveBlock() assembled into `ws`.
+/// solveBlock()'s general-path assembly of [M −Jᵀ; J 0] and [f; target] into ws.block and
+/// ws.block_rhs (diagonal M), with block_solve.cpp's Eigen statements: the small path assembles
+/// its stack matrix from the terms and leaves ws.block alone, so the reference is built here.
+void assembleBlock(KktWorkspace& ws) {
+  const int nq = ws.nq, nc = ws.nc;
+  ws.ensureBlockStorage();
+  ws.block.setZero();
+  ws.block.topLeftCorner(nq, nq).diagonal() = ws.mass_diagonal;
+  ws.block.topRightCorner(nq, nc) = -ws.J.transpose();
+  ws.block.bottomLeftCorner(nc, nq) = ws.J;
+  ws.block_rhs.head(nq) = ws.force;
+  ws.block_rhs.tail(nc) = ws.constraint_target;
+}
+
+/// block_solve.cpp's general path on the block assembleBlock() put into `ws`.
 GeneralAnswer generalBlockPath(const KktWorkspace& ws) {
   const Eigen::PartialPivLU<Matrix> lu(ws.block);
   const Eigen::Index n = ws.block.rows();
@@ -91,6 +105,7 @@ TEST_CASE("small block: q, lambda and rcond are the general path's for nq + nc =
           INFO(system->name() << " size " << size << " trial " << trial << " estimate " << estimate << ": "
                               << result.message);
           REQUIRE(result.ok());
+          assembleBlock(ws);
           const GeneralAnswer general = generalBlockPath(ws);
           CHECK(sameToTheBit(ws.qdd, general.qdd));
           CHECK(sameToTheBit(ws.lambda, general.lambda));
@@ -139,6 +154,7 @@ TEST_CASE("small block: singular, ill-conditioned and non-finite blocks end as t
     const Vector q = (Vector(2) << 1.01, 0.0).finished();
     options.min_rcond = 0.9;  // the circle's block has rcond ≈ 0.25
     const KktResult failed = solveAccelerations(circle, 0.0, q, v, Vector(), stabilization, options, ws);
+    assembleBlock(ws);
     const GeneralAnswer general = generalBlockPath(ws);
     CHECK(failed.status == KktStatus::IllConditioned);
     CHECK(failed.rcond == Approx(general.rcond).epsilon(1e-12));
@@ -153,6 +169,7 @@ TEST_CASE("small block: singular, ill-conditioned and non-finite blocks end as t
   SECTION("a NaN or an infinite entry never gives an Ok answer, and fails as the general path would") {
     const Vector q = (Vector(2) << 0.6, 0.8).finished();
     REQUIRE(solveAccelerations(circle, 0.0, q, v, Vector(), stabilization, options, ws).ok());
+    assembleBlock(ws);
     const Matrix good = ws.block;
     for (const double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
       for (const auto& [row, column] : {std::pair{2, 0}, std::pair{0, 2}, std::pair{1, 1}}) {

@@ -47,6 +47,14 @@ class AccelerationFunction {
   /// workspace without solving: what a DAE residual needs. Counts no solve.
   KktResult evaluateTerms(double t, ConstVectorRef q, ConstVectorRef v);
 
+  /// The constraint terms alone at (t, q, v): φ, J, ∂φ/∂t and φ̇ = J q̇ + ∂φ/∂t into the
+  /// workspace, what a recorded state's ‖φ‖∞, ‖φ̇‖∞ and the divergence rule read (φ̇ to the bit
+  /// as evaluateTerms() forms it). One model call; no controller, M, f or stabilization target,
+  /// which an output that nobody solves at does not need (the adaptive drivers' outputs). The
+  /// sparse path runs evaluateTerms(). Returns false, with `failure` saying what, when the
+  /// state, φ or φ̇ is not finite (or, sparse, when evaluateTerms() fails). Counts no solve.
+  bool evaluateConstraintTerms(double t, ConstVectorRef q, ConstVectorRef v, std::string& failure);
+
   const Vector& lambda() const { return workspace_.lambda; }
   const KktWorkspace& workspace() const { return workspace_; }
   const ConstrainedSystem& system() const { return system_; }
