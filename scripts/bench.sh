@@ -10,7 +10,8 @@
 #                              (dt 0.005 s) and the variants that explain why N = 1000 stops
 #                              there (dt 0.0005 s, more projection iterations, dense path), the
 #                              app against the library's step (scripts/app_vs_bench.py, 3 rounds,
-#                              under a minute), then scripts/bench_report.py writes
+#                              under a minute), the analytic against the difference-quotient
+#                              Newton matrices (kktdae-bench-newton, ~10 s), then scripts/bench_report.py writes
 #                              docs/performance.md and docs/performance_steps.png (about 7–9
 #                              minutes on 2 cores)
 #
@@ -57,7 +58,7 @@ else
 fi
 # The full run also times the app against the library (the smoke skips that row: it proves the
 # benchmarks run, and building the app would cost CI more than the row tells it).
-if [[ $mode == full ]]; then targets+=(kktdae-constraints); fi
+if [[ $mode == full ]]; then targets+=(kktdae-constraints kktdae-bench-newton); fi
 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 bench=$build/apps/bench/kktdae-bench
 accuracy=$build/apps/bench/kktdae-bench-accuracy
@@ -110,4 +111,9 @@ accuracy_variant N100_dense --links 100 --path dense
 # spread with the machine's load; the report states the instruction ratio beside it.
 rm -f "$out/app_vs_library.json"
 python3 scripts/app_vs_bench.py --build "$build" --rounds 3 --json "$out/app_vs_library.json"
+# Analytic against difference-quotient Newton matrices (issue 22 item 5), side by side in one
+# process: its Markdown table, written whole, goes into the report with a summary computed from it.
+rm -f "$out/newton_matrices.md"
+"$build/apps/bench/kktdae-bench-newton" --repetitions 7 --horizon 10 >"$out/newton_matrices.md.tmp"
+mv "$out/newton_matrices.md.tmp" "$out/newton_matrices.md"
 python3 scripts/bench_report.py --results "$out" --docs docs

@@ -6,6 +6,8 @@ Reads, from --results (outputs/bench by default):
   accuracy_N*.json       kktdae-bench-accuracy's output, one file per run (chain size, dt,
                          path, projection iterations)
   sanity.txt             the benchmark's once-printed MuJoCo model check (optional)
+  app_vs_library.json    scripts/app_vs_bench.py's rounds (optional)
+  newton_matrices.md     kktdae-bench-newton's table (optional)
 Every number in the page comes from these files (medians of the repetitions throughout), except
 the per-step trace quoted in the paragraph on the instability at dt = 0.005 s, measured once by
 hand and marked as such.
@@ -392,6 +394,9 @@ APP_TARGET = 1.3
 # apps against the library", "The explicit steppers' own loop"): instructions per double-pendulum
 # step of `kktdae-constraints --stabilization baumgarte --no-rerun` and of the library's step.
 APP_INSTRUCTIONS = (1652, 1302)
+# Likewise for the adaptive drivers (docs/performance-profile.md, the last subsection of "The adaptive
+# drivers against bare SUNDIALS"): callgrind instructions per whole run, library and bare, millions.
+ADAPTIVE_INSTRUCTIONS = {"cvode_bdf": (8.99, 7.01), "cvode_adams": (7.96, 6.11), "ida_index1": (15.81, 13.25)}
 
 
 def app_section(results_dir):
@@ -475,6 +480,74 @@ def limit_section(table):
 ADAPTIVE_TARGET = 1.3
 
 
+def newton_section(results_dir):
+    """Analytic against difference-quotient Newton matrices (apps/bench/newton_matrix_table.cpp),
+    from this run's kktdae-bench-newton table; the summary lines are computed from its rows."""
+    path = os.path.join(results_dir, "newton_matrices.md")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        table_lines = [line.rstrip("\n") for line in f if line.startswith("|")]
+    rows = []
+    for line in table_lines[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) < 11:
+            continue
+        wall = re.match(r"([0-9.]+)", cells[9])
+        rows.append({"problem": cells[0], "integrator": cells[1], "rtol": cells[2], "matrix": cells[3],
+                     "calls": int(cells[6]), "wall": float(wall.group(1)) if wall else None,
+                     "dq": cells[10]})
+    pairs = {}
+    for r in rows:
+        pairs.setdefault((r["problem"], r["integrator"], r["rtol"]), {})[r["matrix"]] = r
+    saved = {}   # integrator family -> fractions of residual/RHS calls saved
+    faster = {}  # problem -> (pairs where analytic has the lower median, pairs)
+    ratios = {}  # problem -> analytic / difference-quotient wall medians
+    deltas = []
+    for (problem, integrator, _), pair in pairs.items():
+        a, d = pair.get("analytic"), pair.get("difference quotient")
+        if not a or not d or not d["calls"]:
+            continue
+        family = "CVODE BDF" if integrator.startswith("cvode") else "IDA"
+        saved.setdefault(family, []).append(1 - a["calls"] / d["calls"])
+        if a["wall"] and d["wall"]:
+            won, total = faster.get(problem, (0, 0))
+            faster[problem] = (won + (a["wall"] < d["wall"]), total + 1)
+            ratios.setdefault(problem, []).append(a["wall"] / d["wall"])
+        try:
+            deltas.append(float(d["dq"]))
+        except ValueError:
+            pass
+    md = ["## Analytic Newton matrices", "",
+          "The dense Newton matrices of `cvode_bdf`, `ida_index1` and `ida_ggl` built from the model's "
+          "derivatives (`NewtonMatrix::Analytic`, the default; docs/newton-matrices.md) against SUNDIALS' "
+          "difference quotient (`NewtonMatrix::DifferenceQuotient`), the two side by side in one process: "
+          "`kktdae-bench-newton --repetitions 7 --horizon 10` (apps/bench/newton_matrix_table.cpp), this run. "
+          "The double pendulum is `PendulumChain::uniform(2)` launched at 0.5 rad, 10 s with outputs every "
+          "0.01 s; Andrews' squeezer starts at the Test Set's initial values, one output at 0.03 s. rtol = atol, "
+          "no Baumgarte terms, `NewtonLinearSolver::Dense`. \"residuals/RHS\" counts IDA's residual or CVODE's "
+          "right-hand side calls (a difference quotient's columns are among them), \"model calls in matrices\" "
+          "the analytic matrices' own model calls, \"max Δq\" the distance between the two runs' final "
+          "configurations; wall times are the median (min–max) of the 7 interleaved repetitions.", ""]
+    md += table_lines
+    md.append("")
+    for family in sorted(saved):
+        fr = saved[family]
+        md.append(f"- **{family}: residual/right-hand-side calls {100 * min(fr):.0f}–{100 * max(fr):.0f} % fewer** "
+                  f"with the analytic matrix ({len(fr)} problem × tolerance pairs).")
+    for problem in sorted(faster):
+        won, total = faster[problem]
+        rs = ratios[problem]
+        md.append(f"- **{problem}:** the analytic matrix has the lower median wall time in {won} of {total} pairs "
+                  f"(analytic / difference quotient {min(rs):.2f}–{max(rs):.2f}; the ranges above say how far the "
+                  "medians are apart from the noise).")
+    if deltas:
+        md.append(f"- The two runs' final configurations agree to {min(deltas):.1e}–{max(deltas):.1e} (max Δq): "
+                  "the step sequences differ, the answers agree to the tolerance.")
+    md.append("")
+    return md
+
+
 def adaptive_overhead_section(table):
     """The adaptive drivers' overhead (apps/bench/adaptive_overhead_bench.cpp): the library's CVODE
     and IDA runs of seed 002's problem against bare CVODE and IDA loops, per run, per step and per
@@ -517,6 +590,11 @@ def adaptive_overhead_section(table):
     md += ["", f"Target: library / bare ≤ {ADAPTIVE_TARGET} — "
            + target_mark(worst is not None and worst <= ADAPTIVE_TARGET)
            + (f" (largest {worst:.3g}×)" if worst is not None else "")
+           + " in this run's wall clock, whose cvs above are the machine's load"
+           + ". In instructions (callgrind, measured once, not by this run), library / bare: "
+           + ", ".join(f"{name} {lib_i:.2f} M / {bare_i:.2f} M = **{lib_i / bare_i:.3f}×** "
+                       + target_mark(lib_i / bare_i <= ADAPTIVE_TARGET)
+                       for name, (lib_i, bare_i) in ADAPTIVE_INSTRUCTIONS.items())
            + ". Why, and scipy's `solve_ivp` on seed 002's own script as a reference: "
              "`docs/performance-profile.md`.", ""]
     return md
@@ -600,6 +678,7 @@ def main():
     md += limit_section(table)
     md += app_section(args.results)
     md += adaptive_overhead_section(table)
+    md += newton_section(args.results)
     md += [
         f"## The like-for-like comparison: N = {MUJOCO_MAXIMAL_N}, maximal coordinates",
         "",
