@@ -130,7 +130,9 @@ CvodeDenseJacobian::CvodeDenseJacobian(const ConstrainedSystem& system, const St
 void CvodeDenseJacobian::solveMinimumNorm() {
   const Eigen::Index rank = decomposition_.rank();
   if (rank < decomposition_.cols()) {
-    solveMinimumNorm();
+    // Redundant constraints: the minimum-norm solution needs the complete decomposition's Z step;
+    // Eigen's own solve does it (and allocates: rank deficiency is the rare case).
+    solution_ = decomposition_.solve(rhs_);
     return;
   }
   // Full rank: x = P (T⁻¹ Qᵀ rhs), Eigen's _solve_impl without its Z step (absent at full rank).
