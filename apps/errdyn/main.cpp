@@ -85,8 +85,9 @@ nlohmann::json runTrajectory(RunDirectory& out, const std::vector<Model>& models
   options.horizon = 20.0;
   options.parallel.threads = threads;
   std::printf("\ntrajectory-based limits of dt*omega (zeta = 1, 20 s runs; predicted: normal block of the step along\n"
-              "the motion at half the closed-form gain, bisected; runaway: the energy pumped in 5-s probes carried\n"
-              "on to the horizon; measured: bisection on the runs' classification)\n");
+              "the motion at half the closed-form gain, bisected; runaway: the energy pumped in %g-s probes carried\n"
+              "on to the horizon; measured: bisection on the runs' classification)\n",
+              options.runaway_probe_horizon);
   std::vector<std::string> lines;
   section["limits"] = writeLimitComparison(out, compareStabilityLimits(cases, options), lines);
   for (const std::string& line : lines) std::printf("  %s\n", line.c_str());

@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <tuple>
+#include <vector>
+
+#include <Eigen/QR>
 
 #include "bracket_bisection.hpp"
 #include "error_classification.hpp"
@@ -28,6 +32,12 @@ void RunawayLimitOptions::validate() const {
   requirePositive("horizon", horizon);
   if (min_steps < 10) throwInvalid("min_steps", "must be >= 10, got " + std::to_string(min_steps));
   requirePositive("probe_horizon", probe_horizon);
+  if (probe_starts < 1) throwInvalid("probe_starts", "must be >= 1, got " + std::to_string(probe_starts));
+  requireNonNegative("start_spread", start_spread);
+  if (probe_starts > 1 && !(start_spread > 0.0)) {
+    throwInvalid("start_spread", "must be > 0 with probe_starts = " + std::to_string(probe_starts) +
+                                     " (the nearby starts would be the start), got " + formatDouble(start_spread));
+  }
   requireNonNegative("settle_time", settle_time);
   requirePositive("energy_fraction", energy_fraction);
   requireNonNegative("lower", lower);
@@ -60,6 +70,86 @@ RunawayVerdict runawayVerdict(const EnergyPumping& pumping, const RunawayLimitOp
   return pumped > options.energy_fraction * pumping.mean_kinetic ? RunawayVerdict::Pumped : RunawayVerdict::Stable;
 }
 
+RunawayVerdict runawayVerdict(const std::vector<EnergyPumping>& probes, const RunawayLimitOptions& options) {
+  if (probes.empty()) throwInvalid("probes", "must hold at least one probe");
+  if (probes.size() == 1) return runawayVerdict(probes.front(), options);
+  double rate = 0.0, kinetic = 0.0;
+  for (const EnergyPumping& probe : probes) {
+    const RunawayVerdict own = runawayVerdict(probe, options);
+    if (own == RunawayVerdict::ProbeUnstable) return own;
+    rate += probe.rate;
+    kinetic += probe.mean_kinetic;
+  }
+  const double count = static_cast<double>(probes.size());
+  const double run_length = options.dt * static_cast<double>(std::max(options.min_steps, std::lround(options.horizon / options.dt)));
+  // The ensemble's verdict on the mean: one probe's rate is one draw of the bursts a chaotic
+  // motion pumps and gives back, and what a run of length T integrates is their mean.
+  const double pumped = rate / count * (run_length - options.settle_time);
+  return pumped > options.energy_fraction * kinetic / count ? RunawayVerdict::Pumped : RunawayVerdict::Stable;
+}
+
+State nearbyStart(const ConstrainedSystem& system, const State& start, int index, double spread) {
+  if (index < 0) throwInvalid("index", "must be >= 0, got " + std::to_string(index));
+  requireNonNegative("spread", spread);
+  if (index == 0) return start;
+  const int nq = system.nq(), nc = system.nc();
+  if (!(nc < nq)) {
+    throwInvalid("system", "ker J is empty (nc = " + std::to_string(nc) + ", nq = " + std::to_string(nq) +
+                               "): no velocity moves without moving phi_dot");
+  }
+  const int pair = (index + 1) / 2;  // 1, 1, 2, 2, …: index 2j − 1 and 2j share d_j
+  const double sign = index % 2 == 1 ? 1.0 : -1.0;
+  // A pseudo-random pattern in [−1, 1] seeded by the pair: deterministic on every platform
+  // (std::minstd_rand's sequence is fixed by the standard) and, unlike a short integer pattern,
+  // never degenerate. Only that it moves the motion matters, not its direction.
+  std::minstd_rand draw(static_cast<std::minstd_rand::result_type>(pair));
+  Vector d(nq);
+  for (int i = 0; i < nq; ++i) {
+    d[i] = 2.0 * static_cast<double>(draw() - std::minstd_rand::min()) /
+               static_cast<double>(std::minstd_rand::max() - std::minstd_rand::min()) - 1.0;
+  }
+  Matrix J(nc, nq);
+  system.constraintJacobian(start.q, start.t, J);
+  // Minus the minimum-norm part with the same J d: the projection onto ker J, also for redundant
+  // (rank-deficient) constraints.
+  if (nc > 0) d -= J.completeOrthogonalDecomposition().solve(J * d);
+  const double size = d.lpNorm<Eigen::Infinity>();
+  if (!(size > 1e-12)) {
+    throwInvalid("index", "the pattern of nearby start " + std::to_string(index) + " has no part in ker J");
+  }
+  State moved = start;
+  moved.v += (sign * spread / size) * d;
+  return moved;
+}
+
+namespace {
+
+RunawayProbeEnsemble summarize(const std::vector<EnergyPumping>& probes, const RunawayLimitOptions& options) {
+  RunawayProbeEnsemble out;
+  out.probes = static_cast<int>(probes.size());
+  double sum = 0.0, sum_kinetic = 0.0;
+  int stable = 0;
+  for (const EnergyPumping& p : probes) {
+    if (runawayVerdict(p, options) == RunawayVerdict::ProbeUnstable) {
+      ++out.unstable;
+      continue;
+    }
+    ++stable;
+    sum += p.rate;
+    sum_kinetic += p.mean_kinetic;
+  }
+  out.mean_rate = stable > 0 ? sum / stable : std::numeric_limits<double>::quiet_NaN();
+  out.mean_kinetic = stable > 0 ? sum_kinetic / stable : std::numeric_limits<double>::quiet_NaN();
+  double squares = 0.0;
+  for (const EnergyPumping& p : probes) {
+    if (runawayVerdict(p, options) != RunawayVerdict::ProbeUnstable) squares += (p.rate - out.mean_rate) * (p.rate - out.mean_rate);
+  }
+  out.rate_deviation = stable > 1 ? std::sqrt(squares / (stable - 1)) : 0.0;
+  return out;
+}
+
+}  // namespace
+
 RunawayLimit predictRunawayLimit(const ConstrainedSystem& system, const State& start,
                                  const RunawayLimitOptions& options) {
   options.validate();
@@ -76,18 +166,30 @@ RunawayLimit predictRunawayLimit(const ConstrainedSystem& system, const State& s
   probe.blowup_ratio = options.blowup_ratio;
   probe.decay_ratio = options.decay_ratio;
   probe.form = options.form;
+  // The nearby starts are the same at every gain: made once.
+  std::vector<State> starts;
+  for (int k = 0; k < options.probe_starts; ++k) starts.push_back(nearbyStart(system, start, k, options.start_spread));
   RunawayLimit result;
-  auto judge = [&](double x, EnergyPumping& pumping) {
+  std::vector<EnergyPumping> probes;
+  // Probes in start order; the first unstable one settles the verdict (any unstable probe makes
+  // the ensemble unstable), so the rest are not run.
+  auto judge = [&](double x, EnergyPumping& pumping, RunawayProbeEnsemble& ensemble) {
     probe.dt_omega = x;
-    pumping = measureEnergyPumping(system, start, probe);
-    ++result.probes;
-    return runawayVerdict(pumping, options);
+    probes.clear();
+    for (const State& s : starts) {
+      probes.push_back(measureEnergyPumping(system, s, probe));
+      ++result.probes;
+      if (runawayVerdict(probes.back(), options) == RunawayVerdict::ProbeUnstable) break;
+    }
+    pumping = probes.front();
+    ensemble = summarize(probes, options);
+    return runawayVerdict(probes, options);
   };
   result.limit = std::numeric_limits<double>::quiet_NaN();
   result.lower = lo;
   result.upper = hi;
-  const RunawayVerdict at_lo = judge(lo, result.at_lower);
-  result.verdict_at_upper = judge(hi, result.at_upper);
+  const RunawayVerdict at_lo = judge(lo, result.at_lower, result.ensemble_at_lower);
+  result.verdict_at_upper = judge(hi, result.at_upper, result.ensemble_at_upper);
   if (at_lo != RunawayVerdict::Stable) {
     result.message = std::string("predicted unstable (") + std::string(toString(at_lo)) + ") already at dt*omega = " + formatDouble(lo);
     return result;
@@ -98,11 +200,14 @@ RunawayLimit predictRunawayLimit(const ConstrainedSystem& system, const State& s
   }
   std::tie(result.lower, result.upper) = detail::bisectBracket(lo, hi, options.tolerance, [&](double mid) {
     EnergyPumping pumping;
-    const RunawayVerdict verdict = judge(mid, pumping);
+    RunawayProbeEnsemble ensemble;
+    const RunawayVerdict verdict = judge(mid, pumping, ensemble);
     if (verdict == RunawayVerdict::Stable) {
       result.at_lower = pumping;
+      result.ensemble_at_lower = ensemble;
     } else {
       result.at_upper = pumping;
+      result.ensemble_at_upper = ensemble;
       result.verdict_at_upper = verdict;
     }
     return verdict == RunawayVerdict::Stable;

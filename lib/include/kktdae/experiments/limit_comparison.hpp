@@ -36,7 +36,7 @@ struct LimitComparisonOptions {
   /// Also predict the finite-amplitude limit for this horizon from the energy pumped in short
   /// probe runs (predictRunawayLimit(): about a dozen runs of `runaway_probe_horizon` per row).
   bool runaway = true;
-  double runaway_probe_horizon = 5.0;   ///< RunawayLimitOptions::probe_horizon [s]
+  double runaway_probe_horizon = 10.0;  ///< RunawayLimitOptions::probe_horizon [s] (its default)
   double runaway_energy_fraction = 0.3; ///< RunawayLimitOptions::energy_fraction
   SweepOptions parallel;   ///< rows run in parallel; each row is serial inside
   void validate() const;
