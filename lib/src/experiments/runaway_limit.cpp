@@ -91,8 +91,10 @@ RunawayVerdict runawayVerdict(const std::vector<EnergyPumping>& probes, const Ru
 State nearbyStart(const ConstrainedSystem& system, const State& start, int index, double spread) {
   if (index < 0) throwInvalid("index", "must be >= 0, got " + std::to_string(index));
   requireNonNegative("spread", spread);
-  if (index == 0) return start;
   const int nq = system.nq(), nc = system.nc();
+  requireSize("start.q", start.q.size(), nq);
+  requireSize("start.v", start.v.size(), nq);
+  if (index == 0) return start;
   if (!(nc < nq)) {
     throwInvalid("system", "ker J is empty (nc = " + std::to_string(nc) + ", nq = " + std::to_string(nq) +
                                "): no velocity moves without moving phi_dot");
@@ -100,8 +102,9 @@ State nearbyStart(const ConstrainedSystem& system, const State& start, int index
   const int pair = (index + 1) / 2;  // 1, 1, 2, 2, …: index 2j − 1 and 2j share d_j
   const double sign = index % 2 == 1 ? 1.0 : -1.0;
   // A pseudo-random pattern in [−1, 1] seeded by the pair: deterministic on every platform
-  // (std::minstd_rand's sequence is fixed by the standard) and, unlike a short integer pattern,
-  // never degenerate. Only that it moves the motion matters, not its direction.
+  // (std::minstd_rand's sequence is fixed by the standard) and without the period of a short
+  // integer pattern (one mod 7 vanished for the third pair). Only that it moves the motion
+  // matters, not its direction.
   std::minstd_rand draw(static_cast<std::minstd_rand::result_type>(pair));
   Vector d(nq);
   for (int i = 0; i < nq; ++i) {

@@ -124,6 +124,9 @@ TEST_CASE("nearby starts keep the start's error and move its velocity by the spr
   CHECK((moves[0] - moves[2]).lpNorm<Eigen::Infinity>() > 0.1 * spread);  // the pairs differ
   CHECK_THROWS_WITH(nearbyStart(chain, start, -1, spread), Catch::Contains("index") && Catch::Contains("-1"));
   CHECK_THROWS_WITH(nearbyStart(chain, start, 1, -1e-3), Catch::Contains("spread"));
+  State short_v = start;
+  short_v.v.resize(2);
+  CHECK_THROWS_WITH(nearbyStart(chain, short_v, 1, spread), Catch::Contains("start.v") && Catch::Contains("2"));
 }
 
 TEST_CASE("the ensemble's verdict is the mean rate's: averaging turns one bursting probe's verdict",

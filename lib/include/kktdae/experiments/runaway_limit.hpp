@@ -101,8 +101,9 @@ RunawayVerdict runawayVerdict(const std::vector<EnergyPumping>& probes, const Ru
 /// Probe start `index` of the ensemble: index 0 is `start`; index 2j − 1 and 2j (j ≥ 1) move
 /// start.v by +spread·d_j and −spread·d_j, d_j a fixed pattern projected onto ker J(q0)
 /// (Euclidean) and scaled to ‖d_j‖∞ = 1, so φ(q0) and φ̇(q0, q̇0) stay the start's (to rounding)
-/// and paired starts cancel the perturbation's first-order bias. Throws std::invalid_argument for
-/// a negative index or spread, or when ker J is empty (nothing can move without moving φ̇).
+/// and paired starts cancel the perturbation's first-order bias. start.q and start.v have size
+/// nq. Throws std::invalid_argument for a negative index or spread, wrong sizes, or (index ≥ 1)
+/// when ker J is empty (nothing can move without moving φ̇).
 State nearbyStart(const ConstrainedSystem& system, const State& start, int index, double spread);
 
 /// Bisection on the verdict over dt·ω at fixed ζ, probe_starts probe runs per evaluation from
