@@ -129,7 +129,11 @@ AdaptiveGainTuning tuneAdaptiveGain(const ConstrainedSystem& system, const State
   scan_options.ensemble_size = options.ensemble_size;
   scan_options.ensemble_step = options.ensemble_step;
   scan_options.zeta = zeta;
-  scan_options.max_steps = std::max(1000L, options.max_steps_factor * measured.summary.steps);
+  // SUNDIALS counts max_steps per output interval: a run past ida_index1's cliff (docs §9: nearly
+  // every step fails the error test) then takes ~100x the unstabilized steps and millions of model
+  // calls unless the cap is relative to what one interval needed without feedback.
+  const long per_interval = (measured.summary.steps + options.outputs - 1) / options.outputs;
+  scan_options.max_steps = std::max(200L, options.max_steps_factor * per_interval);
   scan_options.smoothing_half_width = options.smoothing_half_width;
   scan_options.band_tolerance = options.band_tolerance;
   scan_options.parallel = options.parallel;
