@@ -61,17 +61,21 @@ std::vector<OwnedProblem> adaptiveProblems() {
 /// between the full scan's 10^(j/8), so that no run of the two coincides.
 constexpr double kTunerGridOffset = 0.25;
 
+double tunerHorizon(const OwnedProblem& owned, const AdaptiveGainSettings& settings) {
+  return settings.tuner_horizon_fraction * (owned.problem.t_end - owned.problem.start.t);
+}
+
 /// What a user of recommendBaumgarteForModel's scan gets for one case: tuned on the first half
 /// of the run (the tuner's own measuring run included), scored on the same coordinates.
-ModelGuidance tuneCase(const OwnedProblem& owned, Integrator integrator, double tolerance, int threads) {
+ModelGuidance tuneCase(const OwnedProblem& owned, Integrator integrator, double tolerance, const AdaptiveGainSettings& settings) {
   ModelGuidanceOptions guidance;
-  guidance.horizon = 0.5 * (owned.problem.t_end - owned.problem.start.t);
+  guidance.horizon = tunerHorizon(owned, settings);
   guidance.tolerance = tolerance;
   guidance.adaptive_mode = AdaptiveGainMode::Scan;
   guidance.tuner.grid_offset = kTunerGridOffset;
   guidance.tuner.outputs = kOutputs;
   guidance.tuner.scored_components = owned.problem.reference_path[0].size();
-  guidance.tuner.parallel.threads = threads;
+  guidance.tuner.parallel.threads = settings.threads;
   return recommendBaumgarteForModel(*owned.problem.system, owned.problem.start, integrator, guidance.horizon,
                                     guidance);
 }
@@ -83,12 +87,11 @@ const char* kTunedHeader =
 
 /// One adaptive_tuned.csv row and its JSON.
 std::string tunedRow(const OwnedProblem& owned, Integrator integrator, double tolerance, const ModelGuidance& g,
-                     nlohmann::json& json) {
+                     double horizon, nlohmann::json& json) {
   const AdaptiveGainTuning& t = g.tuning;
   const bool scanned = !t.best.omegas.empty();
   const long unstabilized = t.scan_runs.empty() ? 0 : t.scan_runs.front().work;
   const long measuring = g.time_scale.summary.rhs_evaluations + g.time_scale.summary.newton_model_evaluations;
-  const double horizon = 0.5 * (owned.problem.t_end - owned.problem.start.t);
   json = {{"model", owned.problem.name}, {"integrator", toString(integrator)}, {"tolerance", tolerance},
           {"horizon", horizon}, {"motion_rate", g.time_scale.motion_rate}, {"mean_step", g.time_scale.mean_step},
           {"rule_omega", t.rule_omega}, {"tuned_used", t.used}, {"tuned_omega", g.recommendation.omega},
@@ -136,9 +139,9 @@ nlohmann::json runTunerOnly(RunDirectory& dir, const AdaptiveGainSettings& setti
     for (Integrator integrator : integrators) {
       for (double tolerance : settings.tolerances) {
         if (interrupted()) break;
-        const ModelGuidance g = tuneCase(owned, integrator, tolerance, settings.threads);
+        const ModelGuidance g = tuneCase(owned, integrator, tolerance, settings);
         nlohmann::json row;
-        csv += tunedRow(owned, integrator, tolerance, g, row);
+        csv += tunedRow(owned, integrator, tolerance, g, tunerHorizon(owned, settings), row);
         table.push_back(row);
         lines.push_back(tunedLine(owned, integrator, tolerance, g));
       }
@@ -224,13 +227,13 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, const AdaptiveGainSettings& s
       const AdaptiveGainRun& at_best = scan.runs[best.first_run + 1 + nearest];
       // The tuner's gain (the rule's where its scan gave none), placed in this scan's band;
       // its cost in units of this scan's unstabilized run over the whole horizon.
-      const ModelGuidance tuned = tuneCase(owned, best.integrator, best.tolerance, settings.threads);
+      const ModelGuidance tuned = tuneCase(owned, best.integrator, best.tolerance, settings);
       const double tuned_omega = tuned.recommendation.omega;
       const AdaptiveGainPlacement tuned_place = placeInBand(best, tuned_omega);
       const double tuned_cost = static_cast<double>(tuned.tuning.model_calls) /
                                 static_cast<double>(std::max(1L, best.unstabilized.work));
       nlohmann::json tuned_json;
-      tuned_csv += tunedRow(owned, best.integrator, best.tolerance, tuned, tuned_json);
+      tuned_csv += tunedRow(owned, best.integrator, best.tolerance, tuned, tunerHorizon(owned, settings), tuned_json);
       tuned_lines.push_back(tunedLine(owned, best.integrator, best.tolerance, tuned));
       best_csv += owned.problem.name + "," + std::string(toString(best.integrator)) + "," + shortest(best.tolerance) +
                   "," + shortest(best.unstabilized.scd) + "," + std::to_string(best.unstabilized.work) + "," +
@@ -279,7 +282,8 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, const AdaptiveGainSettings& s
   dir.write("adaptive_best.csv", best_csv);
   dir.write("adaptive_tuned.csv", tuned_csv);
   lines.push_back("");
-  lines.push_back("the tuner (recommendBaumgarteForModel, AdaptiveGainMode::Scan) on the first half of each run:");
+  lines.push_back("the tuner (recommendBaumgarteForModel, AdaptiveGainMode::Scan) on the first " +
+                  shortest(settings.tuner_horizon_fraction) + " of each run:");
   lines.insert(lines.end(), tuned_lines.begin(), tuned_lines.end());
   return table;
 }

@@ -22,6 +22,10 @@ struct AdaptiveGainSettings {
   /// --adaptive-tuner-only: run recommendBaumgarteForModel's scan (AdaptiveGainMode::Scan) for
   /// every case and write adaptive_tuned.csv, without the full scan (minutes instead of half an hour).
   bool tuner_only = false;
+  /// The part of each case's run the tuner scans, from its start, in (0, 1]: 0.5 (the first half)
+  /// is the out-of-sample check of a user who tunes on a short run; 1 separates it from the full
+  /// scan by the grid offset alone.
+  double tuner_horizon_fraction = 0.5;
 };
 
 /// Scans the double and triple pendulum, the circle, Andrews' squeezer and the car axis; writes

@@ -39,6 +39,7 @@ struct Flags {
   int adaptive_ensemble = 3;  ///< --adaptive: runs per grid point at nearby tolerances
   std::vector<double> adaptive_tolerances = {1e-5, 1e-7, 1e-10};  ///< --adaptive: rtol = atol of the scans
   bool adaptive_tuner_only = false;  ///< only the tuner of every --adaptive case (no full scan)
+  double adaptive_tuner_horizon = 0.5;  ///< the part of each case's run the tuner scans
 };
 
 const std::vector<Integrator> kFixedStep = {Integrator::ExplicitEuler, Integrator::SemiImplicitEuler, Integrator::Rk4};
@@ -280,13 +281,15 @@ int run(const Flags& flags) {
   }
   if (flags.trajectory && !interrupted()) document["trajectory"] = runTrajectory(dir, models, flags.threads);
   if (flags.adaptive_tuner_only && !interrupted()) {
-    std::printf("\nThe tuner (recommendBaumgarteForModel, AdaptiveGainMode::Scan) on the first half of each --adaptive case\n"
-                "(omega = 10^((k + 0.25)/4), ensemble of 3; tuned = the middle of its band; runs and model calls it spent):\n");
+    std::printf("\nThe tuner (recommendBaumgarteForModel, AdaptiveGainMode::Scan) on the first %g of each --adaptive case's run\n"
+                "(omega = 10^((k + 0.25)/4), ensemble of 3; tuned = the middle of its band; runs and model calls it spent):\n",
+                flags.adaptive_tuner_horizon);
     std::vector<std::string> lines;
     AdaptiveGainSettings settings;
     settings.threads = flags.threads;
     settings.tolerances = flags.adaptive_tolerances;
     settings.tuner_only = true;
+    settings.tuner_horizon_fraction = flags.adaptive_tuner_horizon;
     document["adaptive_tuned"] = runAdaptiveGains(dir, settings, lines);
     for (const std::string& line : lines) std::printf("  %s\n", line.c_str());
   } else if (flags.adaptive && !interrupted()) {
@@ -301,6 +304,7 @@ int run(const Flags& flags) {
     settings.threads = flags.threads;
     settings.ensemble = flags.adaptive_ensemble;
     settings.tolerances = flags.adaptive_tolerances;
+    settings.tuner_horizon_fraction = flags.adaptive_tuner_horizon;
     document["adaptive"] = runAdaptiveGains(dir, settings, lines);
     for (const std::string& line : lines) std::printf("  %s\n", line.c_str());
   }
@@ -342,6 +346,11 @@ int main(int argc, char** argv) {
   app.add_flag("--adaptive-tuner-only", flags.adaptive_tuner_only,
                "instead of --adaptive's full scan, only recommendBaumgarteForModel's scan of each of its cases, on the "
                "first half of the run (adaptive_tuned.csv; minutes)");
+  app.add_option("--adaptive-tuner-horizon", flags.adaptive_tuner_horizon,
+                 "--adaptive, --adaptive-tuner-only: the part of each case's run the tuner scans, from its start "
+                 "(0.5: the first half)")
+      ->check(CLI::Range(1e-3, 1.0))
+      ->capture_default_str();
   app.add_option("--adaptive-tolerances", flags.adaptive_tolerances, "--adaptive: rtol = atol of each scan")
       ->check(finiteInRange(1e-13, 1e-3))
       ->capture_default_str();
