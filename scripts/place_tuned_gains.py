@@ -92,6 +92,10 @@ def main():
         loss = top - interpolate(omegas, curve, tuned_omega)
         cost = int(t["tuned_model_calls"]) / int(f["unstabilized_work"])
         integrator = key[1]
+        # A case whose scan gave no gain (tuned_used 0) gets the rule's gain, as the user does;
+        # its "tuner's smoothed best" is that gain too.
+        if t["tuned_used"] != "1":
+            tuned_best = tuned_omega
         for name, omega in (("rule", rule), ("tuned", tuned_omega), ("tuned_best", tuned_best)):
             p = placement(omega, low, high)
             counts[integrator][name + "_inside"] += p == 0.0

@@ -130,7 +130,13 @@ double pathDigits(const std::vector<Vector>& path, const std::vector<Vector>& re
 
 std::vector<Vector> adaptiveGainReferencePath(const ConstrainedSystem& system, const State& start, double t_end,
                                               long outputs, Eigen::Index components, double rtol) {
-  return runAdaptiveGainReference(system, start, t_end, outputs, components, rtol).path;
+  AdaptiveGainReferenceRun run = runAdaptiveGainReference(system, start, t_end, outputs, components, rtol);
+  if (!run.summary.ok()) throwInvalid("reference", "ida_ggl failed: " + run.summary.message);
+  if (static_cast<long>(run.path.size()) != outputs) {
+    throwInvalid("reference", "ida_ggl gave " + std::to_string(run.path.size()) + " outputs, expected " +
+                                  std::to_string(outputs));
+  }
+  return std::move(run.path);
 }
 
 AdaptiveGainReferenceRun runAdaptiveGainReference(const ConstrainedSystem& system, const State& start, double t_end,
@@ -143,11 +149,7 @@ AdaptiveGainReferenceRun runAdaptiveGainReference(const ConstrainedSystem& syste
   }
   const SimulationOptions sim = pathOptions(Integrator::IdaGgl, start.t, t_end, outputs, rtol, 10000000);
   Path path = runPath(system, start, sim, components == 0 ? start.q.size() : components);
-  if (!path.summary.ok()) throwInvalid("reference", "ida_ggl failed: " + path.summary.message);
-  if (static_cast<long>(path.q.size()) != outputs) {
-    throwInvalid("reference", "ida_ggl gave " + std::to_string(path.q.size()) + " outputs, expected " +
-                                  std::to_string(outputs));
-  }
+  if (!path.summary.ok() || static_cast<long>(path.q.size()) != outputs) path.q.clear();
   return {std::move(path.q), path.summary};
 }
 

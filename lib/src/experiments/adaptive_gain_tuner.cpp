@@ -106,19 +106,27 @@ AdaptiveGainTuning tuneAdaptiveGain(const ConstrainedSystem& system, const State
   problem.system = &system;
   problem.start = start;
   problem.t_end = start.t + horizon;
+  // The reference is a run of the user's model at a tolerance it may not reach (ida_ggl fails on
+  // Andrews' squeezer at 1e-13): the default is retried once 10x looser, and a reference that
+  // still fails (an inconsistent start, a singular point) leaves the rule's gain as the answer.
+  const int attempts = options.reference_tolerance > 0.0 ? 1 : 2;
   AdaptiveGainReferenceRun reference;
-  try {
+  for (int attempt = 0; attempt < attempts; ++attempt) {
+    if (attempt > 0) tuning.reference_tolerance *= 10.0;
     reference = runAdaptiveGainReference(system, start, problem.t_end, options.outputs, options.scored_components,
                                          tuning.reference_tolerance);
-  } catch (const std::invalid_argument& e) {
-    // The reference is a run of the user's model at a tolerance it may not reach (an
-    // inconsistent start, a singular point): the rule's gain is still an answer.
-    return fail(tuning, std::string("no reference path: ") + e.what());
+    tuning.runs += 1;
+    tuning.reference_model_calls += modelCalls(reference.summary);
+    if (!reference.path.empty()) break;
+    spdlog::debug("tuneAdaptiveGain: the reference at {:g} failed: {}", tuning.reference_tolerance,
+                  reference.summary.message);
+  }
+  tuning.model_calls = tuning.reference_model_calls;
+  if (reference.path.empty()) {
+    return fail(tuning, "no reference path: ida_ggl at " + formatDouble(tuning.reference_tolerance) +
+                            " failed: " + reference.summary.message);
   }
   problem.reference_path = std::move(reference.path);
-  tuning.runs = 1;
-  tuning.reference_model_calls = modelCalls(reference.summary);
-  tuning.model_calls = tuning.reference_model_calls;
 
   AdaptiveGainOptions scan_options;
   scan_options.integrators = {integrator};

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "kktdae/experiments/test_set.hpp"
 #include "kktdae/kktdae.hpp"
 
 using namespace kktdae;
@@ -152,4 +153,32 @@ TEST_CASE("adaptive gain tuner: the grid's gains, and invalid options named with
   CHECK_FALSE(fell.used);
   CHECK(fell.runs == 0);
   CHECK_THAT(fell.message, Contains("measuring run"));
+}
+
+TEST_CASE("adaptive gain tuner: a reference ida_ggl cannot reach is retried once looser, and one given fails over to "
+          "the rule",
+          "[experiments][tuner]") {
+  // Andrews' squeezer over its 0.03 s at 1e-10: ida_ggl fails at min(1e-12, 1e-3 tau) = 1e-13.
+  const TestSetCase c = makeTestSetCase(TestSetProblem::Andrews);
+  ModelGuidanceOptions options;
+  options.horizon = c.reference.t_end - c.start.state.t;
+  options.tolerance = 1e-10;
+  options.adaptive_mode = AdaptiveGainMode::Scan;
+  options.tuner.scored_components = c.reference.scored_components;
+  options.tuner.parallel.threads = 2;
+  const ModelGuidance retried = recommendBaumgarteForModel(*c.system, c.start.state, Integrator::CvodeBdf, 0.01, options);
+  REQUIRE(retried.tuning.used);
+  CHECK(retried.tuning.reference_tolerance == Approx(1e-12).epsilon(1e-12));
+  CHECK(retried.tuning.runs == 2 + 3 * static_cast<long>(retried.tuning.scan_runs.size()));
+  CHECK(retried.tuning.model_calls == retried.tuning.reference_model_calls + sumOfWork(retried.tuning.scan_runs));
+
+  options.tuner.reference_tolerance = 1e-13;  // given: no retry
+  const ModelGuidance fell = recommendBaumgarteForModel(*c.system, c.start.state, Integrator::CvodeBdf, 0.01, options);
+  CHECK_FALSE(fell.tuning.used);
+  CHECK(fell.tuning.runs == 1);
+  CHECK(fell.tuning.reference_model_calls > 0);
+  CHECK_THAT(fell.tuning.message, Contains("no reference path") && Contains("1e-13"));
+  CHECK(fell.recommendation.omega == fell.tuning.rule_omega);
+  CHECK(fell.recommendation.omega == Approx(fell.time_scale.motion_rate));  // cvode_bdf's rule: omega = Omega
+  CHECK_THAT(fell.recommendation.reasoning, Contains("the scan gave no gain"));
 }

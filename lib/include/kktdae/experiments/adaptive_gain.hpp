@@ -41,8 +41,8 @@ struct AdaptiveGainReferenceRun {
   Summary summary;           ///< the ida_ggl run's (its counters are the reference's cost)
 };
 
-/// As adaptiveGainReferencePath(), keeping the run's Summary. Throws std::invalid_argument when
-/// that run fails, or for invalid arguments.
+/// As adaptiveGainReferencePath(), keeping the run's Summary; a failed run is returned, not thrown
+/// (path empty, summary says why). Throws std::invalid_argument for invalid arguments.
 AdaptiveGainReferenceRun runAdaptiveGainReference(const ConstrainedSystem& system, const State& start, double t_end,
                                                   long outputs, Eigen::Index components = 0, double rtol = 1e-12);
 

@@ -52,8 +52,8 @@ struct AdaptiveGainTunerOptions {
   int smoothing_half_width = 1;
   double band_tolerance = 0.1;  ///< digits below the smoothed best that still count as near-best (> 0)
   long outputs = 100;           ///< equally spaced outputs the path is scored at (≥ 1)
-  /// rtol = atol of the ida_ggl reference; 0 = min(1e-12, 1e-3 τ), at least 1e-14: three digits
-  /// below the run's own error, and not below what double precision lets ida_ggl honour.
+  /// rtol = atol of the ida_ggl reference; 0 = min(1e-12, 1e-3 τ), at least 1e-14, and where
+  /// ida_ggl fails there once more 10× looser (Andrews' squeezer fails at 1e-13 over 0.03 s).
   double reference_tolerance = 0.0;
   /// Coordinates of q scored (the first ones; 0 = all), e.g. a test-set problem's position part.
   Eigen::Index scored_components = 0;
@@ -72,16 +72,16 @@ struct AdaptiveGainTuning {
   std::string message;         ///< what was done, or why the scan gave no gain
   double omega = 0.0;          ///< √(band_low · band_high) of the scan's band [rad/s]
   double rule_omega = 0.0;     ///< the closed form's gain from the same measuring run [rad/s]
-  double reference_tolerance = 0.0;  ///< rtol = atol of the reference used
+  double reference_tolerance = 0.0;  ///< rtol = atol of the reference used (of the last attempt)
   AdaptiveGainBest best;       ///< the scan's smoothed best, band, curve and grid (extension included)
   /// The scan's grid points: ω = 0 first, then best.omegas in order (AdaptiveGainScan::runs).
   std::vector<AdaptiveGainRun> scan_runs;
   long grid_points = 0;        ///< gains scanned (ω = 0 not counted)
-  long runs = 0;               ///< solver runs: the reference, and every member of every grid point and of ω = 0
+  long runs = 0;               ///< solver runs: the reference (each attempt), and every member of every grid point and of ω = 0
   /// Model calls of everything the scan ran (reference and every member; not the measuring run,
   /// which the rule needs as well): rhs_evaluations + newton_model_evaluations.
   long model_calls = 0;
-  long reference_model_calls = 0;  ///< of those, the reference's
+  long reference_model_calls = 0;  ///< of those, the reference's (each attempt)
 };
 
 /// Scans the gain of `integrator` (cvode_bdf, cvode_adams or ida_index1) on `system` from `start`
