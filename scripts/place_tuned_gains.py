@@ -104,6 +104,7 @@ def main():
         counts[integrator]["tuned_used"] += t["tuned_used"] == "1"
         costs[integrator].append(cost)
         counts[integrator]["loss_sum_milli"] += round(1000 * loss)
+        counts[integrator]["rule_loss_sum_milli"] += round(1000 * float(f["efficiency_loss"]))
 
         def show(omega):
             p = placement(omega, low, high)
@@ -114,12 +115,13 @@ def main():
               f"{cost:6.1f} {t['tuned_runs']:>5}")
     print(f"\nrebuilt curve against the full scan's efficiency_loss of the rule: worst difference {worst_check:.2g}")
     print(f"\n{'integrator':11} {'cases':>5} {'rule in':>7} {'rule x2':>7} {'tuned in':>8} {'tuned x2':>8} "
-          f"{'t.best in':>9} {'t.best x2':>9} {'mean loss':>9} {'cost median (range)':>22}")
+          f"{'t.best in':>9} {'t.best x2':>9} {'mean loss':>9} {'rule loss':>9} {'cost median (range)':>22}")
     for integrator, c in counts.items():
         cs = costs[integrator]
         print(f"{integrator:11} {c['cases']:5} {c['rule_inside']:7} {c['rule_x2']:7} {c['tuned_inside']:8} "
               f"{c['tuned_x2']:8} {c['tuned_best_inside']:9} {c['tuned_best_x2']:9} "
-              f"{c['loss_sum_milli'] / 1000 / c['cases']:9.2f} {statistics.median(cs):8.1f} ({min(cs):.1f}-{max(cs):.1f})")
+              f"{c['loss_sum_milli'] / 1000 / c['cases']:9.2f} {c['rule_loss_sum_milli'] / 1000 / c['cases']:9.2f} "
+              f"{statistics.median(cs):8.1f} ({min(cs):.1f}-{max(cs):.1f})")
     return 0
 
 
