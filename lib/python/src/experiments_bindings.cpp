@@ -206,7 +206,7 @@ void bindModelGuidance(py::module_& m) {
       .def_readwrite("scored_components", &AdaptiveGainTunerOptions::scored_components,
                      "the first coordinates of q scored (0 = all)")
       .def_readwrite("max_steps_factor", &AdaptiveGainTunerOptions::max_steps_factor,
-                     "each run's step cap per output interval: this × the measuring run's per interval (at least 200)")
+                     "each run's step cap per output interval: this × the measuring run's per interval (at least 50)")
       .def_property(
           "threads", [](const AdaptiveGainTunerOptions& o) { return o.parallel.threads; },
           [](AdaptiveGainTunerOptions& o, int threads) { o.parallel.threads = threads; },

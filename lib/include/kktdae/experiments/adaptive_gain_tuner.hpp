@@ -58,7 +58,7 @@ struct AdaptiveGainTunerOptions {
   /// Coordinates of q scored (the first ones; 0 = all), e.g. a test-set problem's position part.
   Eigen::Index scored_components = 0;
   /// Each run's step cap per output interval (SUNDIALS' mxstep): this × the measuring run's mean steps
-  /// per interval, at least 200 (≥ 1). Past ida_index1's cliff a run takes ×100 the steps: it ends it.
+  /// per interval, at least 50 (≥ 1). Past ida_index1's cliff a run takes ×100 the steps: it ends it.
   long max_steps_factor = 20;
   SweepOptions parallel;  ///< the runs are independent; the result is the same for any count
   void validate() const;  ///< throws std::invalid_argument naming the bad field and its value
