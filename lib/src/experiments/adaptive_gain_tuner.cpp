@@ -141,7 +141,7 @@ AdaptiveGainTuning tuneAdaptiveGain(const ConstrainedSystem& system, const State
   // every step fails the error test) then takes ~100x the unstabilized steps and millions of model
   // calls unless the cap is relative to what one interval needed without feedback. The floor of 50
   // leaves room for Andrews' squeezer's bursts (175 steps over 100 intervals at 1e-5; with a cap of
-  // 20 every run of its ida_index1 scan fails, at 40 none before the cliff); past the cliff its runs
+  // 20 its ida_index1 scan finds no gain, at 40 it finds the same band); past the cliff its runs
   // cost 4.0M model calls at a floor of 200, 0.2M at 50, and no tuned gain of §9's 75 cases moved.
   const long per_interval = (measured.summary.steps + options.outputs - 1) / options.outputs;
   scan_options.max_steps = std::max(50L, options.max_steps_factor * per_interval);
