@@ -25,8 +25,8 @@ const char* toString(AdaptiveGainMode mode);
 
 /// What the scan runs. The defaults are the full measurement's choices (§9) at half its density.
 struct AdaptiveGainTunerOptions {
-  /// Gains per decade (≥ 1). Four: the band of the full measurement is 0.25–2.5 decades wide
-  /// (§9's table), so a quarter decade resolves it, at half the full scan's eight per decade.
+  /// Gains per decade (≥ 1). Four: the target's factor 2 is 0.3 decades, so a quarter-decade grid
+  /// can place a gain within it, at half the full scan's eight per decade (half its runs).
   int per_decade = 4;
   /// Offset of the grid in grid steps, in [0, 1): the gains are 10^((k + grid_offset)/per_decade).
   /// kktdae-errdyn uses 0.25 so that no gain of the tuner coincides with the full scan's.
@@ -41,6 +41,9 @@ struct AdaptiveGainTunerOptions {
   /// Past the grid's top the scan goes on (AdaptiveGainOptions::extend_max_omega) up to
   /// extend_factor × the top (≥ 1; 1 = none) while the top run's work stays below
   /// extend_work_factor × that of ω = 0 (> 1): where the work is still flat the best can lie above.
+  /// 3 rather than the full scan's 10, for cost: in the 75 full scans of §9's "Measured gains" the
+  /// work inside the band is at most ×3.4 that of ω = 0 (the circle, cvode_adams at 1e-10), and
+  /// the extension only starts above 3·max(Ω, 1/h̄).
   double extend_factor = 100.0;
   double extend_work_factor = 3.0;
   /// Runs per grid point at τ·10^(±ensemble_step k) (odd, ≥ 1): one run's score scatters by
@@ -86,10 +89,11 @@ struct AdaptiveGainTuning {
 
 /// Scans the gain of `integrator` (cvode_bdf, cvode_adams or ida_index1) on `system` from `start`
 /// (consistent) over `horizon` at rtol = atol = `tolerance`, around the candidates of `measured`
-/// (the rule's run: Ω and its mean step h̄), at damping ratio `zeta`. The reference, and any
-/// failure to score, ends in used = false with the reason in message (not an exception: the rule
-/// is still an answer). Deterministic for any thread count. Throws std::invalid_argument for
-/// invalid options or arguments.
+/// (the rule's run: Ω and its mean step h̄), at damping ratio `zeta`, and recommends the middle of
+/// the scan's band. A measuring run without Ω and h̄, a reference ida_ggl cannot make (after the
+/// retry), or a scan without a usable point ends in used = false with the reason in message (not
+/// an exception: the rule is still an answer). Deterministic for any thread count. Throws
+/// std::invalid_argument for invalid options or arguments.
 AdaptiveGainTuning tuneAdaptiveGain(const ConstrainedSystem& system, const State& start, Integrator integrator,
                                     double tolerance, double horizon, double zeta, const MotionTimeScale& measured,
                                     const AdaptiveGainTunerOptions& options = {});
