@@ -33,7 +33,9 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
                  "'auto' asks recommendBaumgarte() for this integrator and dt (adaptive ones: for the chain's motion rate, "
                  "measured by one short run); 'auto-measured' also bisects the fixed-step integrator's real limit of "
                  "dt*omega on the chain over this run's dt and length and applies the safety factor to it (about a "
-                 "dozen runs; adaptive ones: as 'auto')")
+                 "dozen runs; adaptive ones: as 'auto'); 'auto-scan' (adaptive integrators) measures the gain on the chain "
+                 "instead: a scan of omega over the same short run, about a hundred runs (docs/baumgarte.md section 9, "
+                 "'Measured gains')")
       ->capture_default_str();
   app.add_option("--dt", flags.dt, "time step [s]; the output spacing of the adaptive integrators")
       ->check(finitePositive())
@@ -81,7 +83,12 @@ void finishConstraintsFlags(ConstraintsFlags& flags) {
                                                   "refuses: it holds phi = 0 and J qdot = 0 itself (use all, none "
                                                   "or baumgarte)");
   }
-  if (flags.baumgarte == "auto" || flags.baumgarte == "auto-measured") {
+  if (flags.baumgarte == "auto-scan" && !kktdae::isAdaptive(integrator)) {
+    throw CLI::ValidationError("--baumgarte", "'auto-scan' scans the gain of an adaptive integrator (cvode_bdf, "
+                                              "cvode_adams, ida_index1), not " + flags.integrator +
+                                                  " (a fixed-step one: use auto-measured)");
+  }
+  if (flags.baumgarte == "auto" || flags.baumgarte == "auto-measured" || flags.baumgarte == "auto-scan") {
     const std::string choice = "'" + flags.baumgarte + "'";
     if (integrator == kktdae::Integrator::IdaGgl) {
       throw CLI::ValidationError("--baumgarte", choice + " does not apply to ida_ggl: it uses no Baumgarte gain, "
@@ -104,12 +111,17 @@ void finishConstraintsFlags(ConstraintsFlags& flags) {
       kktdae::ModelGuidanceOptions guidance;
       guidance.horizon = length > 0.0 ? std::min(2.0, length) : 2.0;
       guidance.tolerance = flags.rtol;
-      const kktdae::BaumgarteRecommendation r =
-          kktdae::recommendBaumgarteForModel(chain, chain.initialState(flags.tilt.value_or(0.0)), integrator,
-                                             flags.dt, guidance)
-              .recommendation;
-      flags.baumgarte_omega = r.omega;
-      flags.baumgarte_reasoning = r.reasoning;
+      if (flags.baumgarte == "auto-scan") {
+        // The rule's run, then the gain measured on the same run: the middle of the band of
+        // near-best gains per model call, against a tight ida_ggl reference.
+        guidance.adaptive_mode = kktdae::AdaptiveGainMode::Scan;
+        guidance.tuner.parallel.threads = flags.threads;
+      }
+      const kktdae::ModelGuidance g = kktdae::recommendBaumgarteForModel(
+          chain, chain.initialState(flags.tilt.value_or(0.0)), integrator, flags.dt, guidance);
+      flags.baumgarte_omega = g.recommendation.omega;
+      flags.baumgarte_reasoning = g.recommendation.reasoning;
+      flags.baumgarte_tuning = g.tuning;
     } else if (flags.baumgarte == "auto-measured") {
       // The real limit on the moving chain, over this run's own dt and length: it moves with the
       // horizon (docs/baumgarte.md §4, §5), so a shorter or longer run would measure another one.

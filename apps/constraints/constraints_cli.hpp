@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kktdae/experiments/adaptive_gain_tuner.hpp"
 #include "kktdae/integrators/generalized_alpha_options.hpp"
 
 namespace kktdae::apps {
@@ -57,6 +58,8 @@ struct ConstraintsFlags {
   double baumgarte_measured_limit = 0.0;
   /// --baumgarte auto or auto-measured: recommendBaumgarte's sentence (empty for a number).
   std::string baumgarte_reasoning;
+  /// --baumgarte auto-scan: what the scan of the gain measured (used = false: the rule's gain).
+  kktdae::AdaptiveGainTuning baumgarte_tuning;
   std::vector<std::uint64_t> seeds;  ///< from --seeds, in the order listed; empty without it
 };
 

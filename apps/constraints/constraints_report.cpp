@@ -120,6 +120,17 @@ nlohmann::json runSettings(const ConstraintsRun& run) {
                                                                           : nlohmann::json(nullptr);
     doc["baumgarte_reasoning"] = flags.baumgarte_reasoning;
   }
+  if (flags.baumgarte == "auto-scan") {
+    const kktdae::AdaptiveGainTuning& t = flags.baumgarte_tuning;
+    doc["baumgarte_auto_scan"] = {{"used", t.used},
+                                  {"rule_omega", t.rule_omega},
+                                  {"smoothed_best_omega", t.best.smoothed_best_omega},
+                                  {"band_low", t.best.band_low},
+                                  {"band_high", t.best.band_high},
+                                  {"runs", t.runs},
+                                  {"model_calls", t.model_calls}};
+    doc["baumgarte_reasoning"] = flags.baumgarte_reasoning;
+  }
   return doc;
 }
 

@@ -44,11 +44,7 @@ OwnedProblem testSet(const std::string& name, TestSetProblem which) {
   return owned;
 }
 
-}  // namespace
-
-std::vector<std::string> adaptiveGainFiles() { return {"adaptive_gains.csv", "adaptive_best.csv"}; }
-
-nlohmann::json runAdaptiveGains(RunDirectory& dir, const AdaptiveGainSettings& settings, std::vector<std::string>& lines) {
+std::vector<OwnedProblem> adaptiveProblems() {
   std::vector<OwnedProblem> problems;
   auto chain = [](int links) { return std::make_shared<PendulumChain>(PendulumChainParams::uniform(links)); };
   const auto chain2 = chain(2), chain3 = chain(3);
@@ -58,6 +54,110 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, const AdaptiveGainSettings& s
   problems.push_back(onManifold("circle", circle, circle->initialState(1.0), 5.0));
   problems.push_back(testSet("andrews", TestSetProblem::Andrews));
   problems.push_back(testSet("caraxis", TestSetProblem::CarAxis));
+  return problems;
+}
+
+/// The tuner's offset, in its quarter-decade steps: its gains 10^((2k + 0.5)/8) lie halfway
+/// between the full scan's 10^(j/8), so that no run of the two coincides.
+constexpr double kTunerGridOffset = 0.25;
+
+double tunerHorizon(const OwnedProblem& owned, const AdaptiveGainSettings& settings) {
+  return settings.tuner_horizon_fraction * (owned.problem.t_end - owned.problem.start.t);
+}
+
+/// What a user of recommendBaumgarteForModel's scan gets for one case: tuned on the first half
+/// of the run (the tuner's own measuring run included), scored on the same coordinates.
+ModelGuidance tuneCase(const OwnedProblem& owned, Integrator integrator, double tolerance, const AdaptiveGainSettings& settings) {
+  ModelGuidanceOptions guidance;
+  guidance.horizon = tunerHorizon(owned, settings);
+  guidance.tolerance = tolerance;
+  guidance.adaptive_mode = AdaptiveGainMode::Scan;
+  guidance.tuner.grid_offset = kTunerGridOffset;
+  guidance.tuner.outputs = kOutputs;
+  guidance.tuner.scored_components = owned.problem.reference_path[0].size();
+  guidance.tuner.parallel.threads = settings.threads;
+  return recommendBaumgarteForModel(*owned.problem.system, owned.problem.start, integrator, guidance.horizon,
+                                    guidance);
+}
+
+const char* kTunedHeader =
+    "model,integrator,tolerance,horizon,motion_rate,mean_step,rule_omega,tuned_used,tuned_omega,tuned_smoothed_best,"
+    "tuned_band_low,tuned_band_high,grid_low,grid_high,grid_points,tuned_runs,tuned_model_calls,"
+    "reference_model_calls,unstabilized_work,measuring_model_calls\n";
+
+/// One adaptive_tuned.csv row and its JSON.
+std::string tunedRow(const OwnedProblem& owned, Integrator integrator, double tolerance, const ModelGuidance& g,
+                     double horizon, nlohmann::json& json) {
+  const AdaptiveGainTuning& t = g.tuning;
+  const bool scanned = !t.best.omegas.empty();
+  const long unstabilized = t.scan_runs.empty() ? 0 : t.scan_runs.front().work;
+  const long measuring = g.time_scale.summary.rhs_evaluations + g.time_scale.summary.newton_model_evaluations;
+  json = {{"model", owned.problem.name}, {"integrator", toString(integrator)}, {"tolerance", tolerance},
+          {"horizon", horizon}, {"motion_rate", g.time_scale.motion_rate}, {"mean_step", g.time_scale.mean_step},
+          {"rule_omega", t.rule_omega}, {"tuned_used", t.used}, {"tuned_omega", g.recommendation.omega},
+          {"tuned_smoothed_best", t.best.smoothed_best_omega}, {"tuned_band_low", t.best.band_low},
+          {"tuned_band_high", t.best.band_high}, {"grid_low", scanned ? t.best.omegas.front() : 0.0},
+          {"grid_high", scanned ? t.best.omegas.back() : 0.0}, {"grid_points", t.grid_points},
+          {"tuned_runs", t.runs}, {"tuned_model_calls", t.model_calls},
+          {"reference_model_calls", t.reference_model_calls}, {"unstabilized_work", unstabilized},
+          {"measuring_model_calls", measuring}, {"reasoning", g.recommendation.reasoning}};
+  return owned.problem.name + "," + std::string(toString(integrator)) + "," + shortest(tolerance) + "," +
+         shortest(horizon) + "," + shortest(g.time_scale.motion_rate) + "," + shortest(g.time_scale.mean_step) + "," +
+         shortest(t.rule_omega) + "," + (t.used ? "1" : "0") + "," + shortest(g.recommendation.omega) + "," +
+         shortest(t.best.smoothed_best_omega) + "," + shortest(t.best.band_low) + "," + shortest(t.best.band_high) +
+         "," + shortest(scanned ? t.best.omegas.front() : 0.0) + "," + shortest(scanned ? t.best.omegas.back() : 0.0) +
+         "," + std::to_string(t.grid_points) + "," + std::to_string(t.runs) + "," + std::to_string(t.model_calls) +
+         "," + std::to_string(t.reference_model_calls) + "," + std::to_string(unstabilized) + "," +
+         std::to_string(measuring) + "\n";
+}
+
+std::string tunedLine(const OwnedProblem& owned, Integrator integrator, double tolerance, const ModelGuidance& g) {
+  const AdaptiveGainTuning& t = g.tuning;
+  char line[240];
+  std::snprintf(line, sizeof line, "%-8s %-11s %6.0e %9.3g %9.3g %9.3g %9.3g %9.3g %5ld %8ld %s",
+                owned.problem.name.c_str(), std::string(toString(integrator)).c_str(), tolerance, t.rule_omega,
+                g.recommendation.omega, t.best.smoothed_best_omega, t.best.band_low, t.best.band_high, t.runs,
+                t.model_calls, t.used ? "" : "(rule: the scan gave no gain)");
+  return line;
+}
+
+std::string tunedHeaderLine() {
+  char line[240];
+  std::snprintf(line, sizeof line, "%-8s %-11s %6s %9s %9s %9s %9s %9s %5s %8s", "model", "integrator", "tol", "rule",
+                "tuned", "t.smooth", "t.band lo", "t.band hi", "runs", "calls");
+  return line;
+}
+
+/// --adaptive-tuner-only: the tuner for every case, no full scan.
+nlohmann::json runTunerOnly(RunDirectory& dir, const AdaptiveGainSettings& settings, std::vector<std::string>& lines) {
+  const std::vector<OwnedProblem> problems = adaptiveProblems();
+  const std::vector<Integrator> integrators = {Integrator::CvodeBdf, Integrator::CvodeAdams, Integrator::IdaIndex1};
+  std::string csv = kTunedHeader;
+  nlohmann::json table = nlohmann::json::array();
+  lines.push_back(tunedHeaderLine());
+  for (const OwnedProblem& owned : problems) {
+    for (Integrator integrator : integrators) {
+      for (double tolerance : settings.tolerances) {
+        if (interrupted()) break;
+        const ModelGuidance g = tuneCase(owned, integrator, tolerance, settings);
+        nlohmann::json row;
+        csv += tunedRow(owned, integrator, tolerance, g, tunerHorizon(owned, settings), row);
+        table.push_back(row);
+        lines.push_back(tunedLine(owned, integrator, tolerance, g));
+      }
+    }
+  }
+  dir.write("adaptive_tuned.csv", csv);
+  return table;
+}
+
+}  // namespace
+
+std::vector<std::string> adaptiveGainFiles() { return {"adaptive_gains.csv", "adaptive_best.csv", "adaptive_tuned.csv"}; }
+
+nlohmann::json runAdaptiveGains(RunDirectory& dir, const AdaptiveGainSettings& settings, std::vector<std::string>& lines) {
+  if (settings.tuner_only) return runTunerOnly(dir, settings, lines);
+  const std::vector<OwnedProblem> problems = adaptiveProblems();
 
   AdaptiveGainOptions options;
   options.integrators = {Integrator::CvodeBdf, Integrator::CvodeAdams, Integrator::IdaIndex1};
@@ -83,7 +183,10 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, const AdaptiveGainSettings& s
   std::string best_csv =
       "model,integrator,tolerance,unstabilized_scd,unstabilized_work,unstabilized_mean_step,motion_rate,best_omega,"
       "smoothed_best_omega,band_low,band_high,best_scd,best_work,recommended_omega,ratio,side,outside_factor,"
-      "efficiency_loss,grid_top,scatter,ensemble_spread,loss_error\n";
+      "efficiency_loss,grid_top,scatter,ensemble_spread,loss_error,tuned_omega,tuned_ratio,tuned_side,"
+      "tuned_outside_factor,tuned_loss,tuned_loss_error,tuned_model_calls,tuned_cost\n";
+  std::string tuned_csv = kTunedHeader;
+  std::vector<std::string> tuned_lines = {tunedHeaderLine()};
   nlohmann::json table = nlohmann::json::array();
   char line[320];
   std::snprintf(line, sizeof line, "%-8s %-11s %6s %7s %7s %9s %7s %8s %8s %8s %8s %6s %7s %9s %6s %5s %5s %8s %5s %5s %5s", "model",
@@ -122,6 +225,16 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, const AdaptiveGainSettings& s
         }
       }
       const AdaptiveGainRun& at_best = scan.runs[best.first_run + 1 + nearest];
+      // The tuner's gain (the rule's where its scan gave none), placed in this scan's band;
+      // its cost in units of this scan's unstabilized run over the whole horizon.
+      const ModelGuidance tuned = tuneCase(owned, best.integrator, best.tolerance, settings);
+      const double tuned_omega = tuned.recommendation.omega;
+      const AdaptiveGainPlacement tuned_place = placeInBand(best, tuned_omega);
+      const double tuned_cost = static_cast<double>(tuned.tuning.model_calls) /
+                                static_cast<double>(std::max(1L, best.unstabilized.work));
+      nlohmann::json tuned_json;
+      tuned_csv += tunedRow(owned, best.integrator, best.tolerance, tuned, tunerHorizon(owned, settings), tuned_json);
+      tuned_lines.push_back(tunedLine(owned, best.integrator, best.tolerance, tuned));
       best_csv += owned.problem.name + "," + std::string(toString(best.integrator)) + "," + shortest(best.tolerance) +
                   "," + shortest(best.unstabilized.scd) + "," + std::to_string(best.unstabilized.work) + "," +
                   shortest(best.unstabilized_mean_step) + "," + shortest(recommended.time_scale.motion_rate) + "," +
@@ -130,7 +243,11 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, const AdaptiveGainSettings& s
                   std::to_string(at_best.work) + "," + shortest(omega) + "," + shortest(place.ratio) + "," +
                   std::to_string(place.side) + "," + shortest(place.outside_factor) + "," +
                   shortest(place.loss) + "," + shortest(best.omegas.back()) + "," + shortest(best.scatter) + "," +
-                  shortest(best.ensemble_spread) + "," + shortest(place.loss_error) + "\n";
+                  shortest(best.ensemble_spread) + "," + shortest(place.loss_error) + "," + shortest(tuned_omega) +
+                  "," + shortest(tuned_place.ratio) + "," + std::to_string(tuned_place.side) + "," +
+                  shortest(tuned_place.outside_factor) + "," + shortest(tuned_place.loss) + "," +
+                  shortest(tuned_place.loss_error) + "," + std::to_string(tuned.tuning.model_calls) + "," +
+                  shortest(tuned_cost) + "\n";
       std::snprintf(line, sizeof line,
                     "%-8s %-11s %6.0e %7.2f %7ld %9.2e %7.3g %8.3g %8.3g %8.3g %8.3g %6.2f %7ld %9.3g %6.2f %5.2f "
                     "%5.2f %8.3g %5.2f %5.2f %5.2f",
@@ -153,11 +270,21 @@ nlohmann::json runAdaptiveGains(RunDirectory& dir, const AdaptiveGainSettings& s
                        {"efficiency_loss", metricNumber(place.loss)}, {"grid_top", best.omegas.back()},
                        {"scatter", best.scatter}, {"ensemble_spread", best.ensemble_spread},
                        {"loss_error", place.loss_error},
-                       {"reasoning", recommended.recommendation.reasoning}});
+                       {"reasoning", recommended.recommendation.reasoning},
+                       {"tuned_omega", tuned_omega}, {"tuned_ratio", tuned_place.ratio},
+                       {"tuned_side", tuned_place.side}, {"tuned_outside_factor", tuned_place.outside_factor},
+                       {"tuned_loss", metricNumber(tuned_place.loss)}, {"tuned_loss_error", tuned_place.loss_error},
+                       {"tuned_model_calls", tuned.tuning.model_calls}, {"tuned_cost", tuned_cost},
+                       {"tuned", tuned_json}});
     }
   }
   dir.write("adaptive_gains.csv", runs_csv);
   dir.write("adaptive_best.csv", best_csv);
+  dir.write("adaptive_tuned.csv", tuned_csv);
+  lines.push_back("");
+  lines.push_back("the tuner (recommendBaumgarteForModel, AdaptiveGainMode::Scan) on the first " +
+                  shortest(settings.tuner_horizon_fraction) + " of each run:");
+  lines.insert(lines.end(), tuned_lines.begin(), tuned_lines.end());
   return table;
 }
 

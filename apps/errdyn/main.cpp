@@ -38,6 +38,8 @@ struct Flags {
   bool adaptive = false;    ///< the gains of the adaptive integrators, scanned over ω (costs runs)
   int adaptive_ensemble = 3;  ///< --adaptive: runs per grid point at nearby tolerances
   std::vector<double> adaptive_tolerances = {1e-5, 1e-7, 1e-10};  ///< --adaptive: rtol = atol of the scans
+  bool adaptive_tuner_only = false;  ///< only the tuner of every --adaptive case (no full scan)
+  double adaptive_tuner_horizon = 0.5;  ///< the part of each case's run the tuner scans
 };
 
 const std::vector<Integrator> kFixedStep = {Integrator::ExplicitEuler, Integrator::SemiImplicitEuler, Integrator::Rk4};
@@ -279,7 +281,19 @@ int run(const Flags& flags) {
     }
   }
   if (flags.trajectory && !interrupted()) document["trajectory"] = runTrajectory(dir, models, flags.threads);
-  if (flags.adaptive && !interrupted()) {
+  if (flags.adaptive_tuner_only && !interrupted()) {
+    std::printf("\nThe tuner (recommendBaumgarteForModel, AdaptiveGainMode::Scan) on the first %g of each --adaptive case's run\n"
+                "(omega = 10^((k + 0.25)/4), ensemble of 3; tuned = the middle of its band; runs and model calls it spent):\n",
+                flags.adaptive_tuner_horizon);
+    std::vector<std::string> lines;
+    AdaptiveGainSettings settings;
+    settings.threads = flags.threads;
+    settings.tolerances = flags.adaptive_tolerances;
+    settings.tuner_only = true;
+    settings.tuner_horizon_fraction = flags.adaptive_tuner_horizon;
+    document["adaptive_tuned"] = runAdaptiveGains(dir, settings, lines);
+    for (const std::string& line : lines) std::printf("  %s\n", line.c_str());
+  } else if (flags.adaptive && !interrupted()) {
     std::printf("\nBaumgarte gains of the adaptive integrators (rtol = atol; scd over 100 outputs vs ida_ggl 1e-12;\n"
                 "work = model calls; smoothed best and band (within 0.1 digits) of scd - log10(work) over\n"
                 "omega = 10^(k/8), 0.1 .. 1e4, on to 1e6 while the top run's work stays below 10x that of omega = 0;\n"
@@ -291,6 +305,7 @@ int run(const Flags& flags) {
     settings.threads = flags.threads;
     settings.ensemble = flags.adaptive_ensemble;
     settings.tolerances = flags.adaptive_tolerances;
+    settings.tuner_horizon_fraction = flags.adaptive_tuner_horizon;
     document["adaptive"] = runAdaptiveGains(dir, settings, lines);
     for (const std::string& line : lines) std::printf("  %s\n", line.c_str());
   }
@@ -328,6 +343,14 @@ int main(int argc, char** argv) {
                  "--adaptive: runs per grid point at the tolerances tol*10^(0.05 k), averaged (odd; 1 = one run)")
       ->check(integerInRange(1, 15))
       ->check(CLI::Validator([](std::string& s) { return std::stoi(s) % 2 == 1 ? "" : "must be odd"; }, "ODD"))
+      ->capture_default_str();
+  app.add_flag("--adaptive-tuner-only", flags.adaptive_tuner_only,
+               "instead of --adaptive's full scan, only recommendBaumgarteForModel's scan of each of its cases, on the "
+               "first half of the run (adaptive_tuned.csv; minutes)");
+  app.add_option("--adaptive-tuner-horizon", flags.adaptive_tuner_horizon,
+                 "--adaptive, --adaptive-tuner-only: the part of each case's run the tuner scans, from its start "
+                 "(0.5: the first half)")
+      ->check(CLI::Range(1e-3, 1.0))
       ->capture_default_str();
   app.add_option("--adaptive-tolerances", flags.adaptive_tolerances, "--adaptive: rtol = atol of each scan")
       ->check(finiteInRange(1e-13, 1e-3))

@@ -356,6 +356,47 @@ TEST_CASE("constraints app: --baumgarte auto-measured takes the safety factor fr
   CHECK(!plain.contains("baumgarte_auto_measured"));
 }
 
+TEST_CASE("constraints app: --baumgarte auto-scan measures the adaptive gain on the chain, the library's answer to the bit",
+          "[apps][errdyn]") {
+  const auto dir = freshOutputDir("auto_scan");
+  const AppRun run = runApp(KKTDAE_CONSTRAINTS_APP, "--integrator cvode_bdf --rtol 1e-5 --dt 0.005 --steps 200 "
+                                                    "--baumgarte auto-scan --no-rerun --out '" + dir.string() + "'");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto m = readJson(dir / "metrics.json");
+  // The same call the app makes: the run's 1 s, its rtol, the chain from tilt 0.
+  const kktdae::PendulumChain chain(kktdae::PendulumChainParams::uniform(2));
+  kktdae::ModelGuidanceOptions guidance;
+  guidance.horizon = 1.0;
+  guidance.tolerance = 1e-5;
+  guidance.adaptive_mode = kktdae::AdaptiveGainMode::Scan;
+  guidance.tuner.parallel.threads = 1;  // the app uses all cores: the same bytes
+  const kktdae::ModelGuidance g =
+      kktdae::recommendBaumgarteForModel(chain, chain.initialState(0.0), kktdae::Integrator::CvodeBdf, 0.005, guidance);
+  REQUIRE(g.tuning.used);
+  CHECK(m["baumgarte"].get<double>() == g.recommendation.omega);
+  CHECK(m["baumgarte_auto"] == false);
+  const auto& scan = m["baumgarte_auto_scan"];
+  CHECK(scan["used"] == true);
+  CHECK(scan["runs"].get<long>() == g.tuning.runs);
+  CHECK(scan["model_calls"].get<long>() == g.tuning.model_calls);
+  CHECK(scan["band_low"].get<double>() <= m["baumgarte"].get<double>());
+  CHECK(m["baumgarte"].get<double>() <= scan["band_high"].get<double>());
+  CHECK(scan["rule_omega"].get<double>() == g.tuning.rule_omega);
+  CHECK_THAT(m["baumgarte_reasoning"].get<std::string>(), Contains("measured on the model"));
+  CHECK(m["results"]["baumgarte"]["status"] == "ok");
+  // A fixed-step integrator has its own measured mode.
+  const AppRun fixed = runApp(KKTDAE_CONSTRAINTS_APP, "--integrator rk4 --baumgarte auto-scan --no-rerun --out /tmp/x");
+  CHECK(fixed.exit_code > 0);
+  CHECK_THAT(fixed.output, Contains("auto-measured"));
+  // Plain auto keeps its files: no scan fields.
+  const auto plain_dir = freshOutputDir("auto_scan_plain");
+  REQUIRE(runApp(KKTDAE_CONSTRAINTS_APP, "--integrator cvode_bdf --steps 10 --baumgarte auto --no-rerun --out '" +
+                                             plain_dir.string() + "'")
+              .exit_code == 0);
+  CHECK(!readJson(plain_dir / "metrics.json").contains("baumgarte_auto_scan"));
+}
+
 TEST_CASE("constraints app: --stop-when ends each mode where the condition becomes true and writes the event",
           "[apps][events]") {
   // The double pendulum from horizontal: the inner link's tension first becomes a push at

@@ -2,6 +2,9 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "apps/app_runner.hpp"
 
@@ -42,9 +45,41 @@ TEST_CASE("errdyn app: errdyn.json holds the continuous cases and the derived an
 
 TEST_CASE("errdyn app: bad flags give a usage error", "[apps][errdyn][errors]") {
   for (const std::string flags : {"", "--out /tmp/x --rtol 0", "--out /tmp/x --map-points 1", "--bogus",
-                                  "--out /tmp/x --adaptive-ensemble 2", "--out /tmp/x --adaptive-tolerances 0"}) {
+                                  "--out /tmp/x --adaptive-ensemble 2", "--out /tmp/x --adaptive-tolerances 0",
+                                  "--out /tmp/x --adaptive-tuner-horizon 0", "--out /tmp/x --adaptive-tuner-horizon 2"}) {
     const AppRun run = runApp(KKTDAE_ERRDYN_APP, flags);
     INFO(flags << " -> " << run.exit_code << ": " << run.output);
     CHECK(run.exit_code > 0);
   }
+}
+
+TEST_CASE("errdyn app: --adaptive-tuner-only tunes every case inside its own band, the same bytes on one thread and two",
+          "[apps][errdyn][tuner]") {
+  std::string csv[2];
+  for (int threads : {1, 2}) {
+    const auto dir = freshOutputDir("errdyn_tuner_" + std::to_string(threads));
+    const AppRun run = runApp(KKTDAE_ERRDYN_APP, "--no-maps --no-limits --adaptive-tuner-only --adaptive-tolerances 1e-5 "
+                                                 "--threads " + std::to_string(threads) + " --out '" + dir.string() + "'");
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    std::ifstream file(dir / "adaptive_tuned.csv");
+    csv[threads - 1].assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+    const auto doc = readJson(dir / "errdyn.json");
+    REQUIRE(doc["adaptive_tuned"].size() == 15);  // 5 models x cvode_bdf, cvode_adams, ida_index1
+    for (const auto& row : doc["adaptive_tuned"]) {
+      INFO(row.dump());
+      CHECK(row["tuned_used"] == true);
+      CHECK(row["horizon"].get<double>() > 0.0);
+      const double omega = row["tuned_omega"].get<double>();
+      CHECK(row["tuned_band_low"].get<double>() <= omega);
+      CHECK(omega <= row["tuned_band_high"].get<double>());
+      CHECK(omega == Approx(std::sqrt(row["tuned_band_low"].get<double>() * row["tuned_band_high"].get<double>())));
+      CHECK(row["grid_low"].get<double>() <= row["tuned_band_low"].get<double>());
+      CHECK(row["tuned_band_high"].get<double>() <= row["grid_high"].get<double>());
+      CHECK(row["tuned_model_calls"].get<long>() > row["reference_model_calls"].get<long>());
+    }
+    CHECK(!std::filesystem::exists(dir / "adaptive_best.csv"));  // no full scan
+  }
+  CHECK(csv[0].size() > 100);
+  CHECK(csv[0] == csv[1]);
 }

@@ -65,3 +65,39 @@ def test_scan_options_name_the_bad_field(chain):
             kktdae.scan_adaptive_gains(chain, start, 0.2, reference, options)
     with pytest.raises(TypeError, match="ensemble"):
         kktdae.AdaptiveGainOptions(ensemble=3)
+
+
+def test_recommend_baumgarte_for_model_scan_mode_measures_the_gain_on_the_model(chain):
+    start = chain.initial_state(0.3)
+    rule = kktdae.recommend_baumgarte_for_model(chain, start, "cvode_bdf", 0.01,
+                                                kktdae.ModelGuidanceOptions(horizon=1.0, tolerance=1e-5))
+    assert rule.tuning.used is False and rule.tuning.runs == 0
+    options = kktdae.ModelGuidanceOptions(horizon=1.0, tolerance=1e-5, adaptive_mode="scan")
+    options.tuner.threads = 1
+    assert options.adaptive_mode == kktdae.AdaptiveGainMode.SCAN
+    g = kktdae.recommend_baumgarte_for_model(chain, start, kktdae.Integrator.CVODE_BDF, 0.01, options)
+    t = g.tuning
+    assert t.used, t.message
+    best = t.best
+    # The band's middle, inside the band; the rule's gain beside it, from the same measuring run.
+    assert t.omega == math.sqrt(best.band_low * best.band_high)
+    assert best.band_low <= t.omega <= best.band_high
+    assert g.recommendation.omega == t.omega
+    assert t.rule_omega == rule.recommendation.omega
+    assert "measured on the model" in g.recommendation.reasoning
+    # Its grid is the tuner grid (perhaps extended), and every run and model call is counted.
+    grid = kktdae.adaptive_gain_tuner_grid(g.time_scale.motion_rate, g.time_scale.mean_step, options.tuner)
+    assert best.omegas[:len(grid)] == grid
+    assert len(t.scan_runs) == t.grid_points + 1
+    assert t.runs == 1 + sum(len(run.member_work) for run in t.scan_runs)
+    assert t.model_calls == t.reference_model_calls + sum(sum(run.member_work) for run in t.scan_runs)
+
+
+def test_tuner_options_are_checked_by_name():
+    with pytest.raises(ValueError, match="grid_offset"):
+        kktdae.AdaptiveGainTunerOptions(grid_offset=1.5).validate()
+    with pytest.raises(ValueError, match="per_decade"):
+        kktdae.ModelGuidanceOptions(tuner=kktdae.AdaptiveGainTunerOptions(per_decade=0)).validate()
+    with pytest.raises(ValueError, match="AdaptiveGainMode"):
+        kktdae.AdaptiveGainMode("sometimes")
+    assert kktdae.AdaptiveGainMode("rule").label == "rule"

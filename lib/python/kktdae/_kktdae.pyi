@@ -667,6 +667,7 @@ class AdaptiveGainRun:
     efficiency: float
     member_efficiency: List[float]
     efficiency_spread: float
+    member_work: List[int]
 
 class AdaptiveGainBest:
     integrator: Integrator
@@ -703,3 +704,65 @@ def adaptive_gain_reference_path(system: ConstrainedSystem, start: State, t_end:
 def path_digits(path: ArrayLike, reference: ArrayLike) -> float: ...
 def scan_adaptive_gains(system: ConstrainedSystem, start: State, t_end: float, reference_path: ArrayLike,
                         options: AdaptiveGainOptions, name: str = "") -> AdaptiveGainScan: ...
+
+class AdaptiveGainMode(_Enum):
+    RULE: AdaptiveGainMode
+    SCAN: AdaptiveGainMode
+    label: str
+    def __init__(self, label: str) -> None: ...
+
+class AdaptiveGainTunerOptions:
+    per_decade: int
+    grid_offset: float
+    low_factor: float
+    high_factor: float
+    extend_factor: float
+    extend_work_factor: float
+    ensemble_size: int
+    ensemble_step: float
+    smoothing_half_width: int
+    band_tolerance: float
+    outputs: int
+    reference_tolerance: float
+    scored_components: int
+    max_steps_factor: int
+    threads: int
+    def __init__(self, **fields: object) -> None: ...
+    def validate(self) -> None: ...
+
+class AdaptiveGainTuning:
+    used: bool
+    message: str
+    omega: float
+    rule_omega: float
+    reference_tolerance: float
+    best: AdaptiveGainBest
+    scan_runs: List[AdaptiveGainRun]
+    grid_points: int
+    runs: int
+    model_calls: int
+    reference_model_calls: int
+
+class ModelGuidanceOptions:
+    guidance: BaumgarteGuidanceOptions
+    horizon: float
+    tolerance: float
+    measure_limit: bool
+    min_steps: int
+    offset: float
+    adaptive_mode: AdaptiveGainMode
+    tuner: AdaptiveGainTunerOptions
+    def __init__(self, **fields: object) -> None: ...
+    def validate(self) -> None: ...
+
+class ModelGuidance:
+    recommendation: BaumgarteRecommendation
+    time_scale: MotionTimeScale
+    limit_found: bool
+    measured_limit: float
+    tuning: AdaptiveGainTuning
+
+def recommend_baumgarte_for_model(system: ConstrainedSystem, start: State, integrator: Union[Integrator, str],
+                                  dt: float, options: ModelGuidanceOptions = ...) -> ModelGuidance: ...
+def adaptive_gain_tuner_grid(motion_rate: float, mean_step: float,
+                             options: AdaptiveGainTunerOptions = ...) -> List[float]: ...

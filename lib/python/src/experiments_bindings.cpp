@@ -1,13 +1,15 @@
 // kktdae/experiments: seed 000's chain comparison, the library call behind kktdae-constraints and
 // apps/python/constraints.py (so both print the same numbers from the same code), and the motion
 // time scale recommend_baumgarte needs for adaptive integrators, and the scan of the adaptive
-// integrators' Baumgarte gain (docs/baumgarte.md §9).
+// integrators' Baumgarte gain (docs/baumgarte.md §9), and recommend_baumgarte_for_model with the
+// scan of that gain on the user's own model.
 #include <pybind11/stl.h>
 
 #include "arrays.hpp"
 #include "binding_helpers.hpp"
 #include "bindings.hpp"
 #include "kktdae/experiments/adaptive_gain.hpp"
+#include "kktdae/experiments/baumgarte_for_model.hpp"
 #include "kktdae/experiments/chain_comparison.hpp"
 #include "kktdae/stabilization/baumgarte_guidance.hpp"
 #include "system_trampoline.hpp"
@@ -92,7 +94,8 @@ void bindAdaptiveGains(py::module_& m) {
       .def_readonly("work", &AdaptiveGainRun::work, "model calls: f or F plus the analytic Newton matrices'")
       .def_readonly("efficiency", &AdaptiveGainRun::efficiency, "scd − log10 work (the members' mean); −inf if failed")
       .def_readonly("member_efficiency", &AdaptiveGainRun::member_efficiency, "each member's scd − log10 work")
-      .def_readonly("efficiency_spread", &AdaptiveGainRun::efficiency_spread, "standard deviation of the members'");
+      .def_readonly("efficiency_spread", &AdaptiveGainRun::efficiency_spread, "standard deviation of the members'")
+      .def_readonly("member_work", &AdaptiveGainRun::member_work, "each member's model calls (their sum: the point's cost)");
   defRepr(run, {"integrator", "tolerance", "omega", "scd", "work", "efficiency", "efficiency_spread"});
 
   py::class_<AdaptiveGainBest> best(m, "AdaptiveGainBest", "The best gain of one (integrator, tolerance) scan.");
@@ -170,6 +173,104 @@ void bindAdaptiveGains(py::module_& m) {
       "path against reference_path (adaptive_gain_reference_path at the same number of outputs) per model call,\n"
       "and finds each scan's smoothed best and band (docs/baumgarte.md §9). Raises ValueError for invalid\n"
       "options or problems; a failed run is a row whose summary says why.");
+}
+
+/// AdaptiveGainMode, the tuner's options and result, ModelGuidanceOptions/ModelGuidance and
+/// recommend_baumgarte_for_model.
+void bindModelGuidance(py::module_& m) {
+  py::enum_<AdaptiveGainMode> mode(m, "AdaptiveGainMode",
+                                   "How recommend_baumgarte_for_model picks an adaptive gain: RULE (closed form from\n"
+                                   "one measuring run) or SCAN (also scans ω on the model; some tens of runs).");
+  addNamedValues(mode, std::vector<AdaptiveGainMode>{AdaptiveGainMode::Rule, AdaptiveGainMode::Scan});
+
+  py::class_<AdaptiveGainTunerOptions> tuner(m, "AdaptiveGainTunerOptions",
+                                             "The scan of AdaptiveGainMode.SCAN: grid, extension, ensemble, smoothing, band.");
+  defKeywordInit(tuner);
+  tuner.def_readwrite("per_decade", &AdaptiveGainTunerOptions::per_decade, "gains per decade (≥ 1)")
+      .def_readwrite("grid_offset", &AdaptiveGainTunerOptions::grid_offset,
+                     "gains 10^((k + grid_offset)/per_decade), offset in [0, 1) grid steps")
+      .def_readwrite("low_factor", &AdaptiveGainTunerOptions::low_factor, "the grid starts at low_factor·min(Ω, 1/h̄)")
+      .def_readwrite("high_factor", &AdaptiveGainTunerOptions::high_factor, "and ends at high_factor·max(Ω, 1/h̄)")
+      .def_readwrite("extend_factor", &AdaptiveGainTunerOptions::extend_factor,
+                     "extend past the top up to this × the top (≥ 1; 1 = none) while the work stays flat")
+      .def_readwrite("extend_work_factor", &AdaptiveGainTunerOptions::extend_work_factor,
+                     "the top run's work over ω = 0 at which extending stops (> 1)")
+      .def_readwrite("ensemble_size", &AdaptiveGainTunerOptions::ensemble_size, "runs per grid point (odd ≥ 1)")
+      .def_readwrite("ensemble_step", &AdaptiveGainTunerOptions::ensemble_step, "log10 spacing of their tolerances")
+      .def_readwrite("smoothing_half_width", &AdaptiveGainTunerOptions::smoothing_half_width,
+                     "neighbours averaged on each side")
+      .def_readwrite("band_tolerance", &AdaptiveGainTunerOptions::band_tolerance, "digits below the best still near-best")
+      .def_readwrite("outputs", &AdaptiveGainTunerOptions::outputs, "outputs the path is scored at")
+      .def_readwrite("reference_tolerance", &AdaptiveGainTunerOptions::reference_tolerance,
+                     "ida_ggl reference's rtol = atol; 0: min(1e-12, 1e-3 τ), at least 1e-14")
+      .def_readwrite("scored_components", &AdaptiveGainTunerOptions::scored_components,
+                     "the first coordinates of q scored (0 = all)")
+      .def_readwrite("max_steps_factor", &AdaptiveGainTunerOptions::max_steps_factor,
+                     "each run's step cap per output interval: this × the measuring run's per interval (at least 50)")
+      .def_property(
+          "threads", [](const AdaptiveGainTunerOptions& o) { return o.parallel.threads; },
+          [](AdaptiveGainTunerOptions& o, int threads) { o.parallel.threads = threads; },
+          "worker threads (0 = all cores); the result is the same for any count")
+      .def("validate", &AdaptiveGainTunerOptions::validate, "Raises ValueError naming the bad field.");
+  defRepr(tuner, {"per_decade", "grid_offset", "low_factor", "high_factor", "ensemble_size", "threads"});
+
+  py::class_<AdaptiveGainTuning> tuning(m, "AdaptiveGainTuning", "What the scan of the gain measured and recommends.");
+  tuning.def_readonly("used", &AdaptiveGainTuning::used, "the scan gave the gain (False: the rule's, message says why)")
+      .def_readonly("message", &AdaptiveGainTuning::message, "what was done, or why no gain")
+      .def_readonly("omega", &AdaptiveGainTuning::omega, "√(band_low · band_high) [rad/s]")
+      .def_readonly("rule_omega", &AdaptiveGainTuning::rule_omega, "the closed form's gain from the same run [rad/s]")
+      .def_readonly("reference_tolerance", &AdaptiveGainTuning::reference_tolerance)
+      .def_readonly("best", &AdaptiveGainTuning::best, "the scan's AdaptiveGainBest (smoothed best, band, curve, grid)")
+      .def_readonly("scan_runs", &AdaptiveGainTuning::scan_runs, "its grid points, ω = 0 first")
+      .def_readonly("grid_points", &AdaptiveGainTuning::grid_points, "gains scanned (ω = 0 not counted)")
+      .def_readonly("runs", &AdaptiveGainTuning::runs, "solver runs: the reference and every member")
+      .def_readonly("model_calls", &AdaptiveGainTuning::model_calls, "model calls of all of them")
+      .def_readonly("reference_model_calls", &AdaptiveGainTuning::reference_model_calls, "of those, the reference's");
+  defRepr(tuning, {"used", "omega", "rule_omega", "grid_points", "runs", "model_calls"});
+
+  py::class_<ModelGuidanceOptions> options(m, "ModelGuidanceOptions",
+                                           "What recommend_baumgarte_for_model measures and how.");
+  defKeywordInit(options);
+  options.def_readwrite("guidance", &ModelGuidanceOptions::guidance, "ζ and safety (the measured fields are filled in)")
+      .def_readwrite("horizon", &ModelGuidanceOptions::horizon, "length of the measuring run(s) [s]")
+      .def_readwrite("tolerance", &ModelGuidanceOptions::tolerance, "adaptive: rtol = atol of the runs (give the run's own)")
+      .def_readwrite("measure_limit", &ModelGuidanceOptions::measure_limit, "fixed-step: bisect the real limit")
+      .def_readwrite("min_steps", &ModelGuidanceOptions::min_steps, "fixed-step: steps per bisection run (≥ 1)")
+      .def_readwrite("offset", &ModelGuidanceOptions::offset, "fixed-step: the bisection's start off the manifold")
+      .def_readwrite("adaptive_mode", &ModelGuidanceOptions::adaptive_mode, "AdaptiveGainMode: RULE or SCAN")
+      .def_readwrite("tuner", &ModelGuidanceOptions::tuner, "SCAN: its AdaptiveGainTunerOptions")
+      .def("validate", &ModelGuidanceOptions::validate, "Raises ValueError naming the bad field.");
+  defRepr(options, {"horizon", "tolerance", "adaptive_mode"});
+
+  py::class_<ModelGuidance> result(m, "ModelGuidance", "The recommendation and what was measured for it.");
+  result.def_readonly("recommendation", &ModelGuidance::recommendation)
+      .def_readonly("time_scale", &ModelGuidance::time_scale, "adaptive integrators: the measuring run's MotionTimeScale")
+      .def_property_readonly(
+          "limit_found", [](const ModelGuidance& g) { return g.limit.found; }, "fixed-step: the bisection found a limit")
+      .def_property_readonly(
+          "measured_limit", [](const ModelGuidance& g) { return g.limit.limit; }, "fixed-step: the bisected dt·ω")
+      .def_readonly("tuning", &ModelGuidance::tuning, "SCAN: the AdaptiveGainTuning");
+  defRepr(result, {"recommendation", "tuning"});
+
+  m.def(
+      "recommend_baumgarte_for_model",
+      [](const ConstrainedSystem& system, const State& start, Integrator integrator, double dt,
+         ModelGuidanceOptions options) {
+        checkStateSizes(system, start.q, start.v);
+        return withModel(system, start, [&](bool python_model) {
+          if (python_model) options.tuner.parallel.threads = 1;  // its calls need the GIL this thread holds
+          return recommendBaumgarteForModel(system, start, integrator, dt, options);
+        });
+      },
+      py::arg("system"), py::arg("start"), py::arg("integrator"), py::arg("dt"),
+      py::arg("options") = ModelGuidanceOptions{},
+      "recommend_baumgarte fed from `system` itself: for an adaptive integrator one run without feedback measures\n"
+      "Ω and the mean step (and with options.adaptive_mode = SCAN a scan of ω on the model gives the gain: the\n"
+      "middle of its band of near-best gains; tuning says what it measured); for a fixed-step one the real limit\n"
+      "of dt·ω is bisected. Raises ValueError as recommend_baumgarte does and for invalid options.");
+  m.def("adaptive_gain_tuner_grid", &adaptiveGainTunerGrid, py::arg("motion_rate"), py::arg("mean_step"),
+        py::arg("options") = AdaptiveGainTunerOptions{},
+        "The SCAN grid: 10^((k + grid_offset)/per_decade) within [low_factor·min(Ω, 1/h̄), high_factor·max(Ω, 1/h̄)].");
 }
 
 }  // namespace
@@ -255,6 +356,7 @@ void bindExperiments(py::module_& m) {
       "mean_step recommend_baumgarte wants for that integrator. Raises ValueError for invalid arguments or a\n"
       "motion at rest; a failed run keeps what it saw (summary says why).");
   bindAdaptiveGains(m);
+  bindModelGuidance(m);
 }
 
 }  // namespace kktdae::python

@@ -130,6 +130,17 @@ double pathDigits(const std::vector<Vector>& path, const std::vector<Vector>& re
 
 std::vector<Vector> adaptiveGainReferencePath(const ConstrainedSystem& system, const State& start, double t_end,
                                               long outputs, Eigen::Index components, double rtol) {
+  AdaptiveGainReferenceRun run = runAdaptiveGainReference(system, start, t_end, outputs, components, rtol);
+  if (!run.summary.ok()) throwInvalid("reference", "ida_ggl failed: " + run.summary.message);
+  if (static_cast<long>(run.path.size()) != outputs) {
+    throwInvalid("reference", "ida_ggl gave " + std::to_string(run.path.size()) + " outputs, expected " +
+                                  std::to_string(outputs));
+  }
+  return std::move(run.path);
+}
+
+AdaptiveGainReferenceRun runAdaptiveGainReference(const ConstrainedSystem& system, const State& start, double t_end,
+                                                  long outputs, Eigen::Index components, double rtol) {
   requirePositive("rtol", rtol);
   if (outputs < 1) throwInvalid("outputs", "must be >= 1, got " + std::to_string(outputs));
   if (!(t_end > start.t)) throwInvalid("t_end", formatDouble(t_end) + " must exceed " + formatDouble(start.t));
@@ -138,12 +149,8 @@ std::vector<Vector> adaptiveGainReferencePath(const ConstrainedSystem& system, c
   }
   const SimulationOptions sim = pathOptions(Integrator::IdaGgl, start.t, t_end, outputs, rtol, 10000000);
   Path path = runPath(system, start, sim, components == 0 ? start.q.size() : components);
-  if (!path.summary.ok()) throwInvalid("reference", "ida_ggl failed: " + path.summary.message);
-  if (static_cast<long>(path.q.size()) != outputs) {
-    throwInvalid("reference", "ida_ggl gave " + std::to_string(path.q.size()) + " outputs, expected " +
-                                  std::to_string(outputs));
-  }
-  return path.q;
+  if (!path.summary.ok() || static_cast<long>(path.q.size()) != outputs) path.q.clear();
+  return {std::move(path.q), path.summary};
 }
 
 Vector adaptiveGainReference(const ConstrainedSystem& system, const State& start, double t_end, double rtol) {
@@ -283,16 +290,19 @@ double memberTolerance(const AdaptiveGainOptions& options, double tolerance, int
 AdaptiveGainRun combineMembers(std::vector<AdaptiveGainRun> members, double tolerance) {
   const std::size_t n = members.size();
   std::vector<double> efficiency;
+  std::vector<long> work;
   bool all = true;
   double sum = 0.0;
   for (const AdaptiveGainRun& member : members) {
     efficiency.push_back(member.efficiency);
+    work.push_back(member.work);
     all = all && member.reached_end;
     sum += member.efficiency;
   }
   AdaptiveGainRun point = std::move(members[n / 2]);
   point.tolerance = tolerance;
   point.member_efficiency = std::move(efficiency);
+  point.member_work = std::move(work);
   point.reached_end = all;
   point.efficiency_spread = 0.0;
   if (!all) {

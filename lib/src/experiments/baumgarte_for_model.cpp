@@ -15,6 +15,10 @@ void ModelGuidanceOptions::validate() const {
   requirePositive("tolerance", tolerance);
   if (min_steps < 1) throwInvalid("min_steps", "must be >= 1, got " + std::to_string(min_steps));
   requirePositive("offset", offset);
+  if (adaptive_mode != AdaptiveGainMode::Rule && adaptive_mode != AdaptiveGainMode::Scan) {
+    throwInvalid("adaptive_mode", "is not rule or scan (" + std::to_string(static_cast<int>(adaptive_mode)) + ")");
+  }
+  tuner.validate();
 }
 
 ModelGuidance recommendBaumgarteForModel(const ConstrainedSystem& system, const State& start, Integrator integrator,
@@ -26,12 +30,27 @@ ModelGuidance recommendBaumgarteForModel(const ConstrainedSystem& system, const 
   guidance.mean_step = 0.0;
   guidance.measured_limit = 0.0;
   if (isAdaptive(integrator)) {
-    if (integrator == Integrator::IdaGgl) return {recommendBaumgarte(integrator, dt, guidance), {}, {}};
+    if (integrator == Integrator::IdaGgl) return {recommendBaumgarte(integrator, dt, guidance), {}, {}, {}};
     out.time_scale =
         measureMotionTimeScale(system, start, start.t + options.horizon, integrator, options.tolerance);
     guidance.motion_rate = out.time_scale.motion_rate;
     if (out.time_scale.summary.ok()) guidance.mean_step = out.time_scale.mean_step;
     out.recommendation = recommendBaumgarte(integrator, dt, guidance);
+    if (options.adaptive_mode == AdaptiveGainMode::Scan) {
+      out.tuning = tuneAdaptiveGain(system, start, integrator, options.tolerance, options.horizon, guidance.zeta,
+                                    out.time_scale, options.tuner);
+      out.tuning.rule_omega = out.recommendation.omega;
+      if (out.tuning.used) {
+        BaumgarteRecommendation& r = out.recommendation;
+        r.omega = out.tuning.omega;
+        r.stabilization = Stabilization::fromDampingRatio(guidance.zeta, r.omega);
+        r.dt_omega = guidance.mean_step * r.omega;  // as the rule reports it: dt = the mean step
+        r.reasoning = "measured on the model: " + out.tuning.message + " (the rule gave omega = " +
+                      formatDouble(out.tuning.rule_omega) + ")";
+      } else {
+        out.recommendation.reasoning += " (the scan gave no gain: " + out.tuning.message + ")";
+      }
+    }
     return out;
   }
   if (options.measure_limit && integrator != Integrator::Rattle) {

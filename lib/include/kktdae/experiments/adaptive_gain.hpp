@@ -34,6 +34,18 @@ Vector adaptiveGainReference(const ConstrainedSystem& system, const State& start
 std::vector<Vector> adaptiveGainReferencePath(const ConstrainedSystem& system, const State& start, double t_end,
                                               long outputs, Eigen::Index components = 0, double rtol = 1e-12);
 
+/// adaptiveGainReferencePath() with the run that made it: what a caller that accounts for its
+/// model calls (recommendBaumgarteForModel()'s scan) needs besides the path.
+struct AdaptiveGainReferenceRun {
+  std::vector<Vector> path;  ///< as adaptiveGainReferencePath() returns it
+  Summary summary;           ///< the ida_ggl run's (its counters are the reference's cost)
+};
+
+/// As adaptiveGainReferencePath(), keeping the run's Summary; a failed run is returned, not thrown
+/// (path empty, summary says why). Throws std::invalid_argument for invalid arguments.
+AdaptiveGainReferenceRun runAdaptiveGainReference(const ConstrainedSystem& system, const State& start, double t_end,
+                                                  long outputs, Eigen::Index components = 0, double rtol = 1e-12);
+
 /// The path score of AdaptiveGainRun::scd: −log₁₀ of the root mean square over the outputs of
 /// max_i |q_i(t_k) − r_i(t_k)| / max_k |r_i(t_k)| (each coordinate scaled by its own largest
 /// reference value, so zero crossings and mixed units do not matter; coordinates whose reference
@@ -120,6 +132,9 @@ struct AdaptiveGainRun {
   /// Sample standard deviation of member_efficiency (0 for a single run or a failed member): the
   /// scatter of one run's score at this ω, the error bar of a single-run measurement.
   double efficiency_spread = 0.0;
+  /// Each member's model calls (as `work`), in the same order as member_efficiency: their sum is
+  /// what the grid point cost, where `work` is the centre member's alone.
+  std::vector<long> member_work;
 };
 
 /// The best gain of one (integrator, tolerance) scan.

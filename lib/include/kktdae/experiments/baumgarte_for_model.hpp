@@ -5,6 +5,7 @@
 /// or the real stability limit of dt·ω for a fixed-step one (docs/baumgarte.md §4, §9).
 
 #include "kktdae/experiments/adaptive_gain.hpp"
+#include "kktdae/experiments/adaptive_gain_tuner.hpp"
 #include "kktdae/experiments/stability_bisection.hpp"
 #include "kktdae/stabilization/baumgarte_guidance.hpp"
 
@@ -25,6 +26,13 @@ struct ModelGuidanceOptions {
   /// Fixed-step: the bisection runs start this far off the manifold in every constraint (φ's
   /// units), moved from the given start by the minimum-norm δq with J δq = offset.
   double offset = 2e-2;
+  /// Adaptive (cvode_bdf, cvode_adams, ida_index1): Rule takes the closed form from the
+  /// measuring run; Scan also scans ω on the model over `horizon` (tuneAdaptiveGain(): some tens
+  /// of runs; its cost is measured in docs/baumgarte.md §9, "Measured gains") and recommends the middle of its band
+  /// of near-best gains — for a model or tolerance the rule's assumptions may not fit (§9's misses).
+  /// Fixed-step integrators ignore it (measure_limit is theirs).
+  AdaptiveGainMode adaptive_mode = AdaptiveGainMode::Rule;
+  AdaptiveGainTunerOptions tuner;  ///< Scan: the grid, ensemble, smoothing and band
   void validate() const;
 };
 
@@ -32,10 +40,14 @@ struct ModelGuidance {
   BaumgarteRecommendation recommendation;
   MotionTimeScale time_scale;   ///< adaptive integrators: what was measured
   StabilityBisection limit;     ///< fixed-step with measure_limit: the bisection (found, runs, bracket)
+  /// AdaptiveGainMode::Scan: what the scan measured. When tuning.used is false the
+  /// recommendation is the rule's and tuning.message (also in the reasoning) says why.
+  AdaptiveGainTuning tuning;
 };
 
 /// Measures what recommendBaumgarte() needs for `integrator` on `system` from `start` (on or off
-/// the manifold) and returns its recommendation. For a fixed-step integrator whose bisection finds
+/// the manifold; Scan mode scores against ida_ggl from it, so give a consistent one) and returns
+/// its recommendation. For a fixed-step integrator whose bisection finds
 /// no limit in its bracket, the closed form is used and limit.message says why. Throws
 /// std::invalid_argument as recommendBaumgarte() does, for invalid options, and for an adaptive
 /// model at rest over the whole run.

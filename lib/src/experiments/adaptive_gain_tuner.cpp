@@ -1,0 +1,185 @@
+#include "kktdae/experiments/adaptive_gain_tuner.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "kktdae/core/checks.hpp"
+
+namespace kktdae {
+
+const char* toString(AdaptiveGainMode mode) { return mode == AdaptiveGainMode::Scan ? "scan" : "rule"; }
+
+void AdaptiveGainTunerOptions::validate() const {
+  if (per_decade < 1) throwInvalid("per_decade", "must be >= 1, got " + std::to_string(per_decade));
+  if (!(grid_offset >= 0.0 && grid_offset < 1.0)) {
+    throwInvalid("grid_offset", "must be in [0, 1) grid steps, got " + formatDouble(grid_offset));
+  }
+  requirePositive("low_factor", low_factor);
+  requirePositive("high_factor", high_factor);
+  if (!(low_factor < high_factor)) {
+    throwInvalid("low_factor", formatDouble(low_factor) + " must be below high_factor " + formatDouble(high_factor));
+  }
+  if (!(std::isfinite(extend_factor) && extend_factor >= 1.0)) {
+    throwInvalid("extend_factor", "must be finite and >= 1 (1 = no extension), got " + formatDouble(extend_factor));
+  }
+  if (!(std::isfinite(extend_work_factor) && extend_work_factor > 1.0)) {
+    throwInvalid("extend_work_factor", "must be finite and > 1, got " + formatDouble(extend_work_factor));
+  }
+  if (ensemble_size < 1 || ensemble_size % 2 == 0) {
+    throwInvalid("ensemble_size", "must be odd and >= 1, got " + std::to_string(ensemble_size));
+  }
+  requirePositive("ensemble_step", ensemble_step);
+  if (smoothing_half_width < 0) {
+    throwInvalid("smoothing_half_width", "must be >= 0, got " + std::to_string(smoothing_half_width));
+  }
+  requirePositive("band_tolerance", band_tolerance);
+  if (outputs < 1) throwInvalid("outputs", "must be >= 1, got " + std::to_string(outputs));
+  requireNonNegative("reference_tolerance", reference_tolerance);
+  if (scored_components < 0) {
+    throwInvalid("scored_components", "must be >= 0 (0 = all), got " + std::to_string(scored_components));
+  }
+  if (max_steps_factor < 1) throwInvalid("max_steps_factor", "must be >= 1, got " + std::to_string(max_steps_factor));
+  parallel.validate();
+}
+
+std::vector<double> adaptiveGainTunerGrid(double motion_rate, double mean_step, const AdaptiveGainTunerOptions& options) {
+  options.validate();
+  requirePositive("motion_rate", motion_rate);
+  requirePositive("mean_step", mean_step);
+  const double low = options.low_factor * std::min(motion_rate, 1.0 / mean_step);
+  const double high = options.high_factor * std::max(motion_rate, 1.0 / mean_step);
+  const double p = options.per_decade;
+  // Integer exponents, so the gains are the same numbers for any model that spans them.
+  const long k_low = static_cast<long>(std::ceil(std::log10(low) * p - options.grid_offset - 1e-9));
+  const long k_high = static_cast<long>(std::floor(std::log10(high) * p - options.grid_offset + 1e-9));
+  std::vector<double> grid;
+  for (long k = k_low; k <= k_high; ++k) grid.push_back(std::pow(10.0, (static_cast<double>(k) + options.grid_offset) / p));
+  return grid;
+}
+
+namespace {
+
+long modelCalls(const Summary& summary) { return summary.rhs_evaluations + summary.newton_model_evaluations; }
+
+AdaptiveGainTuning fail(AdaptiveGainTuning tuning, const std::string& why) {
+  tuning.used = false;
+  tuning.message = why;
+  spdlog::debug("tuneAdaptiveGain: no gain: {}", why);
+  return tuning;
+}
+
+}  // namespace
+
+AdaptiveGainTuning tuneAdaptiveGain(const ConstrainedSystem& system, const State& start, Integrator integrator,
+                                    double tolerance, double horizon, double zeta, const MotionTimeScale& measured,
+                                    const AdaptiveGainTunerOptions& options) {
+  options.validate();
+  if (!isAdaptive(integrator) || integrator == Integrator::IdaGgl) {
+    throwInvalid("integrator", std::string(toString(integrator)) +
+                                   " has no adaptive Baumgarte gain to scan (cvode_bdf, cvode_adams, ida_index1)");
+  }
+  requirePositive("tolerance", tolerance);
+  requirePositive("horizon", horizon);
+  requireNonNegative("zeta", zeta);
+  if (options.scored_components > start.q.size()) {
+    throwInvalid("scored_components", std::to_string(options.scored_components) + " exceeds nq = " +
+                                          std::to_string(start.q.size()));
+  }
+  AdaptiveGainTuning tuning;
+  tuning.reference_tolerance = options.reference_tolerance > 0.0
+                                   ? options.reference_tolerance
+                                   : std::max(1e-14, std::min(1e-12, 1e-3 * tolerance));
+  if (!measured.summary.ok() || !(measured.mean_step > 0.0) || !(measured.motion_rate > 0.0)) {
+    return fail(tuning, "the measuring run gave no motion rate and mean step to centre the grid on (" +
+                            (measured.summary.ok() ? std::string("motion at rest") : measured.summary.message) + ")");
+  }
+  const std::vector<double> grid = adaptiveGainTunerGrid(measured.motion_rate, measured.mean_step, options);
+  if (grid.size() < 2) {
+    return fail(tuning, "the grid from Omega and the mean step holds " + std::to_string(grid.size()) + " gain(s)");
+  }
+
+  AdaptiveGainProblem problem;
+  problem.name = "tuner";
+  problem.system = &system;
+  problem.start = start;
+  problem.t_end = start.t + horizon;
+  // The reference is a run of the user's model at a tolerance it may not reach (ida_ggl fails on
+  // Andrews' squeezer at 1e-13): the default is retried once 10x looser, and a reference that
+  // still fails (an inconsistent start, a singular point) leaves the rule's gain as the answer.
+  const int attempts = options.reference_tolerance > 0.0 ? 1 : 2;
+  AdaptiveGainReferenceRun reference;
+  for (int attempt = 0; attempt < attempts; ++attempt) {
+    if (attempt > 0) tuning.reference_tolerance *= 10.0;
+    reference = runAdaptiveGainReference(system, start, problem.t_end, options.outputs, options.scored_components,
+                                         tuning.reference_tolerance);
+    tuning.runs += 1;
+    tuning.reference_model_calls += modelCalls(reference.summary);
+    if (!reference.path.empty()) break;
+    spdlog::debug("tuneAdaptiveGain: the reference at {:g} failed: {}", tuning.reference_tolerance,
+                  reference.summary.message);
+  }
+  tuning.model_calls = tuning.reference_model_calls;
+  if (reference.path.empty()) {
+    return fail(tuning, "no reference path: ida_ggl at " + formatDouble(tuning.reference_tolerance) +
+                            " failed: " + reference.summary.message);
+  }
+  problem.reference_path = std::move(reference.path);
+
+  AdaptiveGainOptions scan_options;
+  scan_options.integrators = {integrator};
+  scan_options.tolerances = {tolerance};
+  scan_options.omegas = grid;
+  scan_options.extend_max_omega = options.extend_factor > 1.0 ? grid.back() * options.extend_factor : 0.0;
+  scan_options.extend_work_factor = options.extend_work_factor;
+  scan_options.ensemble_size = options.ensemble_size;
+  scan_options.ensemble_step = options.ensemble_step;
+  scan_options.zeta = zeta;
+  // SUNDIALS counts max_steps per output interval: a run past ida_index1's cliff (docs §9: nearly
+  // every step fails the error test) then takes ~100x the unstabilized steps and millions of model
+  // calls unless the cap is relative to what one interval needed without feedback. The floor of 50
+  // leaves room for Andrews' squeezer's bursts (175 steps over 100 intervals at 1e-5; with a cap of
+  // 20 its ida_index1 scan finds no gain, at 40 it finds the same band); past the cliff its runs
+  // cost 4.0M model calls at a floor of 200, 0.2M at 50, and no tuned gain of §9's 75 cases moved.
+  const long per_interval = (measured.summary.steps + options.outputs - 1) / options.outputs;
+  scan_options.max_steps = std::max(50L, options.max_steps_factor * per_interval);
+  scan_options.smoothing_half_width = options.smoothing_half_width;
+  scan_options.band_tolerance = options.band_tolerance;
+  scan_options.parallel = options.parallel;
+  AdaptiveGainScan scan;
+  try {
+    scan = scanAdaptiveGains(problem, scan_options);
+  } catch (const std::invalid_argument& e) {
+    return fail(tuning, std::string("the scan refused its problem: ") + e.what());  // e.g. a reference of zeros
+  }
+  for (const AdaptiveGainRun& run : scan.runs) {
+    tuning.runs += static_cast<long>(run.member_work.size());
+    for (long work : run.member_work) tuning.model_calls += work;
+  }
+  tuning.best = std::move(scan.best.front());
+  tuning.scan_runs = std::move(scan.runs);
+  tuning.grid_points = static_cast<long>(tuning.best.omegas.size());
+  if (!std::isfinite(tuning.best.smoothed_best_efficiency)) {
+    return fail(tuning, "no grid point reached the end with every ensemble member");
+  }
+  // The band's middle (in log ω) rather than the smoothed best: on a flat top the best is
+  // whichever of several peaks the noise lifts (§9: the band of the same case moves by ×10 between
+  // two measurements while the curve stays within 0.2 digits), and the middle of the range within
+  // band_tolerance is the estimate that moves least; on a sharp peak the two coincide.
+  tuning.omega = std::sqrt(tuning.best.band_low * tuning.best.band_high);
+  tuning.used = true;
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "scanned %ld gains %.3g-%.3g rad/s (%d per decade, ensemble of %d, over %.3g s against ida_ggl at "
+                "%.0e): smoothed best %.3g, band %.3g-%.3g, its middle %.3g; %ld runs, %ld model calls",
+                tuning.grid_points, tuning.best.omegas.front(), tuning.best.omegas.back(), options.per_decade,
+                options.ensemble_size, horizon, tuning.reference_tolerance, tuning.best.smoothed_best_omega,
+                tuning.best.band_low, tuning.best.band_high, tuning.omega, tuning.runs, tuning.model_calls);
+  tuning.message = text;
+  spdlog::debug("tuneAdaptiveGain: {}", tuning.message);
+  return tuning;
+}
+
+}  // namespace kktdae
