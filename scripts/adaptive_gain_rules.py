@@ -16,11 +16,13 @@ steps, error_test_failures, ...). A hit is ω inside the band or outside it by a
 
 Commands (numpy and the standard library only; /usr/bin/python3):
   check  DIR...                 recomputed best/band/placement against the CSV's, exactly
-  count  DIR... [--rule NAME]   hits per integrator for the named rules (all by default)
+  count  DIR... [--rule NAME]   hits per integrator for the named rules (all by default), each
+                                directory a sample of its own
   cases  DIR... --rule NAME     one line per case: placement, loss ± error, σ
   search --fit DIR --test DIR   one-parameter and two-parameter families, chosen on --fit only,
                                 then counted on --test without refitting
   tables DIR... --rule NAME     the markdown tables of docs/baumgarte.md §9
+  compare DIR...                the current rule here against the 3-member table in --doc
 --ensemble N (default 7) is the scan's ensemble size (the error bars need it; the CSV does not
 hold it). --smoothing (2) and --band (0.1) are AdaptiveGainOptions' smoothing_half_width and
 band_tolerance as kktdae-errdyn sets them.
@@ -334,12 +336,58 @@ def count_table(evaluations, integrators=INTEGRATORS):
     return lines
 
 
+def sample_label(directory):
+    return os.path.basename(os.path.normpath(directory))
+
+
 def command_count(args):
+    """Each directory is its own sample (in-sample, out-of-sample), each rule counted on each."""
+    names = args.rule or list(RULES)
+    evaluations = []
+    for d in args.dirs:
+        cases = load(d)
+        smoothed = smooth_all(cases, args)
+        for n in names:
+            evaluations.append((n, sample_label(d), Evaluated(cases, smoothed, rule_named(n))))
+    print("\n".join(count_table(evaluations)))
+    return 0
+
+
+def doc_table_places(path):
+    """The "place" column of the measured-best table in docs/baumgarte.md §9 (the 3-member
+    ensemble): {(model, integrator, tolerance): (place text, loss ± error text)}."""
+    places = {}
+    with open(path) as f:
+        for line in f:
+            cells = [x.strip() for x in line.strip().strip("|").split("|")]
+            if len(cells) == 16 and cells[1] in INTEGRATORS:
+                try:
+                    tolerance = float(cells[2])
+                except ValueError:
+                    continue
+                places[(cells[0], cells[1], tolerance)] = (cells[12], cells[13])
+    return places
+
+
+def command_compare(args):
+    """The current rule on the new scan against the 3-member table of the doc, case by case."""
+    previous = doc_table_places(args.doc)
     cases = load_all(args.dirs)
     smoothed = smooth_all(cases, args)
-    names = args.rule or list(RULES)
-    evaluations = [(n, ",".join(args.dirs), Evaluated(cases, smoothed, rule_named(n))) for n in names]
-    print("\n".join(count_table(evaluations)))
+    lines = ["| case | 3-member place | loss ± error | 7-member place | loss ± error | σ |", "|---|---|---|---|---|---|"]
+    changed = {"hit→hit": 0, "hit→miss": 0, "miss→hit": 0, "miss→miss": 0}
+    for c in cases:
+        p = place(smoothed[c.key()], rule_current(c))
+        old = previous.get(c.key())
+        if old is None:
+            continue
+        old_hit = old[0] == "in" or float(old[0].split("×")[1]) <= HIT_FACTOR
+        changed["%s→%s" % ("hit" if old_hit else "miss", "hit" if p.hit() else "miss")] += 1
+        where = "in" if p.side == 0 else ("%s ×%.2f" % ("below" if p.side < 0 else "above", p.outside_factor))
+        lines.append("| %s | %s | %s | %s | %.2f ± %.2f | %.1f |" % (c.label(), old[0], old[1], where, p.loss,
+                                                                  p.loss_error, p.loss / p.loss_error if p.loss_error else math.inf))
+    print("\n".join(lines))
+    print(", ".join("%s %d" % kv for kv in changed.items()))
     return 0
 
 
@@ -461,12 +509,14 @@ def command_tables(args):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=["check", "count", "cases", "search", "tables"])
+    parser.add_argument("command", choices=["check", "count", "cases", "search", "tables", "compare"])
     parser.add_argument("dirs", nargs="*", help="run directories (kktdae-errdyn --out DIR --adaptive)")
     parser.add_argument("--rule", action="append", help="a rule name (repeatable): %s, power:..., drift:..." %
                         ", ".join(RULES))
     parser.add_argument("--fit", nargs="+", default=[], help="search: the directories the rule is chosen on")
     parser.add_argument("--test", nargs="*", default=[], help="search: the directories it is counted on")
+    parser.add_argument("--doc", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs",
+                                                      "baumgarte.md"), help="compare: the page with the 3-member table")
     parser.add_argument("--ensemble", type=int, default=7, help="the scan's ensemble size (default 7)")
     parser.add_argument("--smoothing", type=int, default=2, help="smoothing_half_width (default 2)")
     parser.add_argument("--band", type=float, default=0.1, help="band_tolerance [digits] (default 0.1)")
@@ -476,7 +526,7 @@ def main(argv=None):
     if args.command == "search" and not args.fit:
         parser.error("search needs --fit DIR")
     return {"check": command_check, "count": command_count, "cases": command_cases, "search": command_search,
-            "tables": command_tables}[args.command](args)
+            "tables": command_tables, "compare": command_compare}[args.command](args)
 
 
 if __name__ == "__main__":
