@@ -23,6 +23,7 @@ Commands (numpy and the standard library only; /usr/bin/python3):
                                 then counted on --test without refitting
   tables DIR... --rule NAME     the markdown tables of docs/baumgarte.md §9
   compare DIR...                the current rule here against the 3-member table in --doc
+  curve  DIR... [--case WORDS]  a scan's grid points, smoothed curve and band
 --ensemble N (default 7) is the scan's ensemble size (the error bars need it; the CSV does not
 hold it). --smoothing (2) and --band (0.1) are AdaptiveGainOptions' smoothing_half_width and
 band_tolerance as kktdae-errdyn sets them.
@@ -234,8 +235,32 @@ def drift_rule(k_by_integrator, cap_by_integrator):
     return rule
 
 
+def radians_rule(c_by_integrator, cap_by_integrator):
+    """ω = min(c·Ω·T, cap) / h̄: the fraction of the step's knee 1/h̄ grows with the radians Ω·T the
+    motion turns over the run (the drift without feedback grows like T², the tangential error like
+    T: the drift's share grows like Ω·T). T/h̄ is the ω = 0 run's step count."""
+
+    def rule(case):
+        k, cap = c_by_integrator[case.integrator], cap_by_integrator[case.integrator]
+        return min(k * case.motion_rate * case.horizon, cap) / case.mean_step
+
+    return rule
+
+
+# The rule chosen on the in-sample tolerances (docs/baumgarte.md §9): CVODE keeps min(Ω, 0.3/h̄),
+# ida_index1 takes ω·h̄ = 0.019·Ω·T, capped at adaptiveStiffnessCap (3).
+IDA_RADIANS = 0.019
+
+
+def rule_proposed(c):
+    if c.integrator == "ida_index1":
+        return radians_rule({"ida_index1": IDA_RADIANS}, {"ida_index1": STIFFNESS_CAP["ida_index1"]})(c)
+    return rule_current(c)
+
+
 RULES = {
     "current": rule_current,
+    "proposed": rule_proposed,
     "omega": rule_omega,
     "inverse_step": rule_inverse_step,
 }
@@ -243,13 +268,14 @@ RULES = {
 
 def rule_named(name):
     """A rule by name: the fixed ones above, or a parameterized one as
-    power:INTEGRATOR=c,b;... (e.g. power:cvode_bdf=1,0;cvode_adams=1,0;ida_index1=1,1) or
-    drift:INTEGRATOR=k,cap;..."""
+    power:INTEGRATOR=c,b;... (e.g. power:cvode_bdf=1,0;cvode_adams=1,0;ida_index1=1,1),
+    drift:INTEGRATOR=k,cap;... or radians:INTEGRATOR=c,cap;..."""
     if name in RULES:
         return RULES[name]
     kind, _, spec = name.partition(":")
-    if kind not in ("power", "drift") or not spec:
-        raise SystemExit("unknown rule %r (known: %s, power:..., drift:...)" % (name, ", ".join(RULES)))
+    kinds = {"power": power_rule, "drift": drift_rule, "radians": radians_rule}
+    if kind not in kinds or not spec:
+        raise SystemExit("unknown rule %r (known: %s, power:..., drift:..., radians:...)" % (name, ", ".join(RULES)))
     first, second = {}, {}
     for part in spec.split(";"):
         integrator, _, values = part.partition("=")
@@ -258,7 +284,7 @@ def rule_named(name):
     missing = [i for i in INTEGRATORS if i not in first]
     if missing:
         raise SystemExit("rule %r has no parameters for %s" % (name, ", ".join(missing)))
-    return power_rule(first, second) if kind == "power" else drift_rule(first, second)
+    return kinds[kind](first, second)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -447,6 +473,10 @@ def family_grid(integrator):
         for b in np.round(np.arange(-1.0, 2.0001, 0.05), 2):
             out.append(("c·Ω·(Ωh̄)^(−b), c = %.3g, b = %.2f" % (10.0 ** lc, b),
                         power_rule({integrator: 10.0 ** lc}, {integrator: b})))
+    # one parameter: ω·h̄ = c·Ω·T (capped at the integrator's stiffness cap)
+    for lc in np.round(np.arange(-3.0, 0.0001, 0.01), 2):
+        out.append(("c·ΩT/h̄, c = %.3g" % 10.0 ** lc,
+                    radians_rule({integrator: 10.0 ** lc}, {integrator: STIFFNESS_CAP[integrator]})))
     # the drift rule: k and the cap
     for lk in np.arange(-4.0, 4.0001, 0.25):
         for cap in (0.1, 0.2, 0.3, 0.5, 1.0, 2.0, 3.0):
@@ -485,31 +515,67 @@ def command_search(args):
     return 0
 
 
+def where(p):
+    return "in" if p.side == 0 else ("%s ×%.2f" % ("below" if p.side < 0 else "above", p.outside_factor))
+
+
 def command_tables(args):
+    """The per-case table of docs/baumgarte.md §9: the first --rule (default current) and the
+    second (default proposed) side by side, then the noise of the measurement."""
     cases = load_all(args.dirs)
     smoothed = smooth_all(cases, args)
-    rule = rule_named(args.rule[0] if args.rule else "current")
-    lines = ["| model | integrator | tol | Ω | h̄ | scd, work at ω = 0 | max φ at ω = 0 | smoothed best | band (within "
-             "0.1) | grid top | scd, work at best | ω of the rule | ratio | place | loss ± error | scatter | spread |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    names = (args.rule or []) + ["current", "proposed"]
+    first, second = rule_named(names[0]), rule_named(names[1] if len(names) > 1 and names[1] != names[0] else
+                                                     names[2])
+    lines = ["| model | integrator | tol | Ω | h̄ | Ω·T | scd, work at ω = 0 | smoothed best | band (within 0.1) | "
+             "grid top | scd, work at best | today: ω | place | loss ± error | rule: ω | place | loss ± error | "
+             "scatter | spread |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    scatter, spread = [], []
     for c in cases:
         s = smoothed[c.key()]
-        omega = rule(c)
-        p = place(s, omega)
-        where = "in" if p.side == 0 else ("%s ×%.2f" % ("below" if p.side < 0 else "above", p.outside_factor))
-        lines.append("| %s | %s | %g | %s | %s | %.2f, %d | %.2g | %s | %s–%s | %s | %.2f, %s | %s | %.2f | %s | "
-                     "%.2f ± %.2f | %.2f | %.2f |" % (
-                         c.model, c.integrator, c.tolerance, fmt(c.motion_rate), fmt(c.mean_step), c.scd0, c.work0,
-                         c.max_phi0, fmt(s.best_omega), fmt(s.band_low), fmt(s.band_high), fmt(s.omegas[-1]),
-                         _number(c.row["best_scd"]), c.row["best_work"], fmt(omega), p.ratio, where, p.loss,
-                         p.loss_error, _number(c.row["scatter"]), _number(c.row["ensemble_spread"])))
+        w1, w2 = first(c), second(c)
+        p1, p2 = place(s, w1), place(s, w2)
+        scatter.append(_number(c.row["scatter"]))
+        spread.append(_number(c.row["ensemble_spread"]))
+        lines.append("| %s | %s | %g | %s | %s | %.1f | %.2f, %d | %s | %s–%s | %s | %.2f, %s | %s | %s | %.2f ± %.2f | "
+                     "%s | %s | %.2f ± %.2f | %.2f | %.2f |" % (
+                         c.model, c.integrator, c.tolerance, fmt(c.motion_rate), fmt(c.mean_step),
+                         c.motion_rate * c.horizon, c.scd0, c.work0, fmt(s.best_omega), fmt(s.band_low),
+                         fmt(s.band_high), fmt(s.omegas[-1]), _number(c.row["best_scd"]), c.row["best_work"], fmt(w1),
+                         where(p1), p1.loss, p1.loss_error, fmt(w2), where(p2), p2.loss, p2.loss_error,
+                         scatter[-1], spread[-1]))
     print("\n".join(lines))
+    print()
+    print("scatter about the smoothed curve near the top: %.2f–%.2f (median %.2f); one run's spread there: "
+          "%.2f–%.2f (median %.2f); %d cases" % (min(scatter), max(scatter), float(np.median(scatter)), min(spread),
+                                                 max(spread), float(np.median(spread)), len(cases)))
+    return 0
+
+
+def command_curve(args):
+    """One scan's grid: ω, ω·h̄, efficiency ± spread, smoothed ± error, scd, work, max φ, failures."""
+    for c in load_all(args.dirs):
+        if args.case and not all(part in c.label().split() for part in args.case.split(",")):
+            continue
+        s = Smoothed(c, args.ensemble, args.smoothing, args.band)
+        print("%s: Ω %.3g, h̄ %.3g, T %.3g, scd(0) %.2f, work(0) %d, max φ(0) %.2g; band %s–%s" % (
+            c.label(), c.motion_rate, c.mean_step, c.horizon, c.scd0, c.work0, c.max_phi0, fmt(s.band_low),
+            fmt(s.band_high)))
+        print("%10s %7s %7s %5s %7s %5s %6s %6s %9s %5s" % ("omega", "w*h", "eff", "+-", "smooth", "+-", "scd", "work",
+                                                          "max_phi", "etf"))
+        for j, r in enumerate(c.runs):
+            print("%10.4g %7.3f %7.3f %5.2f %7.3f %5.2f %6.2f %6s %9.2g %5s%s" % (
+                c.omegas[j], c.omegas[j] * c.mean_step, c.efficiency[j], c.spread[j], s.efficiency[j], s.error[j],
+                _number(r["scd"]), r["work"], _number(r["max_phi"]), r["error_test_failures"],
+                " *" if s.band_low <= c.omegas[j] <= s.band_high else ""))
     return 0
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=["check", "count", "cases", "search", "tables", "compare"])
+    parser.add_argument("command", choices=["check", "count", "cases", "search", "tables", "compare",
+                                                        "curve"])
     parser.add_argument("dirs", nargs="*", help="run directories (kktdae-errdyn --out DIR --adaptive)")
     parser.add_argument("--rule", action="append", help="a rule name (repeatable): %s, power:..., drift:..." %
                         ", ".join(RULES))
@@ -517,6 +583,7 @@ def main(argv=None):
     parser.add_argument("--test", nargs="*", default=[], help="search: the directories it is counted on")
     parser.add_argument("--doc", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs",
                                                       "baumgarte.md"), help="compare: the page with the 3-member table")
+    parser.add_argument("--case", help="curve: words of the case label, e.g. circle,cvode_bdf,1e-10")
     parser.add_argument("--ensemble", type=int, default=7, help="the scan's ensemble size (default 7)")
     parser.add_argument("--smoothing", type=int, default=2, help="smoothing_half_width (default 2)")
     parser.add_argument("--band", type=float, default=0.1, help="band_tolerance [digits] (default 0.1)")
@@ -526,7 +593,7 @@ def main(argv=None):
     if args.command == "search" and not args.fit:
         parser.error("search needs --fit DIR")
     return {"check": command_check, "count": command_count, "cases": command_cases, "search": command_search,
-            "tables": command_tables, "compare": command_compare}[args.command](args)
+            "tables": command_tables, "compare": command_compare, "curve": command_curve}[args.command](args)
 
 
 if __name__ == "__main__":
