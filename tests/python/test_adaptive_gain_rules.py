@@ -103,3 +103,18 @@ def test_hits_count_the_band_within_a_factor_two(chain, tmp_path):
         kktdae.recommend_baumgarte("cvode_bdf", 0.01, motion_rate=bdf.motion_rate, mean_step=bdf.mean_step).omega,
         rel=1e-15)
     assert math.isfinite(bdf.max_phi0) and bdf.max_phi0 > 0.0
+
+
+def test_the_scripts_proposed_rule_is_the_librarys(chain, tmp_path):
+    rules = load_script()
+    write_scan(tmp_path, chain, [1.0], ensemble=1)
+    ida = next(c for c in rules.load(str(tmp_path)) if c.integrator == "ida_index1")
+    assert rules.IDA_RADIANS == kktdae.IDA_INDEX1_OMEGA_STEP_PER_RADIAN
+    library = kktdae.recommend_baumgarte("ida_index1", 0.01, motion_rate=ida.motion_rate, mean_step=ida.mean_step,
+                                         horizon=ida.horizon)
+    assert rules.rule_proposed(ida) == pytest.approx(library.omega, rel=1e-15)
+    # ω·h̄ = 0.019·Ω·T here (Ω·T = 3.7 radians), well below the cap and below today's 1/h̄.
+    assert library.dt_omega == pytest.approx(kktdae.IDA_INDEX1_OMEGA_STEP_PER_RADIAN * 3.7 * 1.0, rel=1e-12)
+    assert library.omega < kktdae.recommend_baumgarte("ida_index1", 0.01, mean_step=ida.mean_step).omega
+    with pytest.raises(ValueError, match="horizon"):
+        kktdae.recommend_baumgarte("ida_index1", 0.01, motion_rate=3.7, mean_step=0.01, horizon=-1.0)
