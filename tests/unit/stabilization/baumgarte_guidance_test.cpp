@@ -108,7 +108,7 @@ TEST_CASE("adaptive guidance: omega never falls as the tolerance tightens (measu
   const State start = chain.initialState(0.3);
   for (Integrator integrator : {Integrator::CvodeBdf, Integrator::IdaIndex1}) {
     // cvode_bdf: a motion rate fast enough for the cap to bind at the loose tolerances and not
-    // at the tight. ida_index1 follows 1 / mean step at every tolerance.
+    // at the tight. ida_index1 follows 0.019 * Omega * T / mean step at every tolerance.
     BaumgarteGuidanceOptions options;
     options.motion_rate = 40.0 * adaptiveStiffnessCap(integrator);
     options.horizon = 2.0;  // cvode ignores it; ida_index1 takes its radians, 240 here: capped

@@ -63,7 +63,8 @@ inline constexpr double kIdaIndex1OmegaStep = 1.0;
 /// what a gain below the knee 1/h̄ still buys — grows with Ω·T; how much of the knee pays was
 /// chosen on one measurement (docs/baumgarte.md §9: the ensemble of 7 at 1e-5, 1e-7 and 1e-10;
 /// 0.0165–0.021 put all 15 cases within a factor 2 of the band) and then counted, unchanged, at
-/// 1e-6 and 1e-9 (10 of 10) and at other horizons.
+/// 1e-6 and 1e-9 (10 of 10). At four other horizons it put 6 of 8 within ×2, as 1/h̄ did: the
+/// dependence on T rests on five models and is not confirmed (§9).
 inline constexpr double kIdaIndex1OmegaStepPerRadian = 0.019;
 
 struct BaumgarteRecommendation {
