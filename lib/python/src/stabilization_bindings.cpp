@@ -109,29 +109,35 @@ void bindStabilization(py::module_& m) {
                      "adaptive integrators (required > 0): the motion's own rate Ω [rad/s]")
       .def_readwrite("mean_step", &BaumgarteGuidanceOptions::mean_step,
                      "adaptive integrators: mean step without feedback [s]; 0: unknown, no stiffness cap")
+      .def_readwrite("horizon", &BaumgarteGuidanceOptions::horizon,
+                     "adaptive integrators: the run's length [s]; ida_index1 then takes ω·h̄ = "
+                     "IDA_INDEX1_OMEGA_STEP_PER_RADIAN·Ω·horizon (capped); 0: unknown")
       .def_readwrite("measured_limit", &BaumgarteGuidanceOptions::measured_limit,
                      "fixed-step integrators: a measured limit of dt·ω; 0: the linear model's closed form")
       .def("validate", &BaumgarteGuidanceOptions::validate, "Raises ValueError naming the bad field.");
-  defRepr(guidance, {"zeta", "safety", "motion_rate", "mean_step", "measured_limit"});
+  defRepr(guidance, {"zeta", "safety", "motion_rate", "mean_step", "horizon", "measured_limit"});
+  m.attr("IDA_INDEX1_OMEGA_STEP_PER_RADIAN") = kIdaIndex1OmegaStepPerRadian;
   m.def(
       "recommend_baumgarte",
       [](Integrator integrator, double dt, std::optional<double> zeta, std::optional<double> safety,
-         std::optional<double> motion_rate, std::optional<double> mean_step, std::optional<double> measured_limit,
-         std::optional<BaumgarteGuidanceOptions> options) {
+         std::optional<double> motion_rate, std::optional<double> mean_step, std::optional<double> horizon,
+         std::optional<double> measured_limit, std::optional<BaumgarteGuidanceOptions> options) {
         BaumgarteGuidanceOptions used = options.value_or(BaumgarteGuidanceOptions{});
         if (zeta) used.zeta = *zeta;
         if (safety) used.safety = *safety;
         if (motion_rate) used.motion_rate = *motion_rate;
         if (mean_step) used.mean_step = *mean_step;
+        if (horizon) used.horizon = *horizon;
         if (measured_limit) used.measured_limit = *measured_limit;
         return recommendBaumgarte(integrator, dt, used);
       },
       py::arg("integrator"), py::arg("dt"), py::arg("zeta") = py::none(), py::arg("safety") = py::none(),
       py::kw_only(), py::arg("motion_rate") = py::none(), py::arg("mean_step") = py::none(),
-      py::arg("measured_limit") = py::none(), py::arg("options") = py::none(),
+      py::arg("horizon") = py::none(), py::arg("measured_limit") = py::none(), py::arg("options") = py::none(),
       "Baumgarte gains for `integrator` at step dt: fixed-step ones from the discrete stability limit (safety 0:\n"
       "the integrator's default fraction of it, or of measured_limit), adaptive ones (cvode_*, ida_index1) from\n"
-      "motion_rate, capped by mean_step. Each keyword given overrides the same field of `options`\n"
+      "motion_rate, capped by mean_step (ida_index1: from mean_step, and from motion_rate and horizon when given).\n"
+      "Each keyword given overrides the same field of `options`\n"
       "(a BaumgarteGuidanceOptions; default-constructed when None). Raises ValueError for ida_ggl, rattle,\n"
       "generalized_alpha and hht (no gain), an adaptive integrator without motion_rate, dt ≤ 0 or invalid options.");
   m.def("adaptive_stiffness_cap", &adaptiveStiffnessCap, py::arg("integrator"),

@@ -20,6 +20,7 @@ void BaumgarteGuidanceOptions::validate() const {
   if (!(safety >= 0.0 && safety < 1.0)) throwInvalid("safety", "must be in [0, 1), got " + formatDouble(safety));
   requireNonNegative("motion_rate", motion_rate);
   requireNonNegative("mean_step", mean_step);
+  requireNonNegative("horizon", horizon);
   requireNonNegative("measured_limit", measured_limit);
 }
 
@@ -39,12 +40,25 @@ BaumgarteRecommendation recommendAdaptive(Integrator integrator, const Baumgarte
   const std::string name(toString(integrator));
   if (integrator == Integrator::IdaIndex1 && options.mean_step > 0.0) {
     // The Baumgarte row is solved at the new time: the work stays flat while omega*h < 1 and the
-    // drift keeps falling with omega, so the knee of the work is the best buy (§9).
-    r.omega = kIdaIndex1OmegaStep / options.mean_step;
-    r.dt_omega = kIdaIndex1OmegaStep;
-    r.reasoning = name + " solves the Baumgarte row implicitly: omega = " + fourDigits(kIdaIndex1OmegaStep) +
-                  " / mean step " + fourDigits(options.mean_step) +
-                  " s, the largest gain before the error test starts paying for the mode -omega";
+    // drift keeps falling with omega. How much of that knee pays grows with the drift's share of
+    // the error, which grows with the radians the motion turns over the run (§9).
+    if (options.horizon > 0.0 && options.motion_rate > 0.0) {
+      const double radians = options.motion_rate * options.horizon;
+      const double cap = adaptiveStiffnessCap(integrator);
+      r.dt_omega = std::min(kIdaIndex1OmegaStepPerRadian * radians, cap);
+      r.reasoning = name + " solves the Baumgarte row implicitly: omega * mean step = " +
+                    fourDigits(kIdaIndex1OmegaStepPerRadian) + " per radian of motion over the run (" +
+                    fourDigits(radians) + " rad)" +
+                    (r.dt_omega == cap ? ", capped at " + fourDigits(cap) : std::string()) + ", mean step " +
+                    fourDigits(options.mean_step) + " s";
+    } else {
+      r.dt_omega = kIdaIndex1OmegaStep;
+      r.reasoning = name + " solves the Baumgarte row implicitly: omega = " + fourDigits(kIdaIndex1OmegaStep) +
+                    " / mean step " + fourDigits(options.mean_step) +
+                    " s, the largest gain before the error test starts paying for the mode -omega" +
+                    " (horizon or motion rate unknown)";
+    }
+    r.omega = r.dt_omega / options.mean_step;
     r.stabilization = Stabilization::fromDampingRatio(options.zeta, r.omega);
     return r;
   }

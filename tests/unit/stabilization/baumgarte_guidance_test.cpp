@@ -1,6 +1,7 @@
 // recommendBaumgarte for the adaptive integrators (stabilization/baumgarte_guidance.hpp): CVODE's
-// gain follows the motion's rate capped by the error test's step, ida_index1's is one over that
-// step; neither falls as the tolerance tightens, and no gain is given where none applies
+// gain follows the motion's rate capped by the error test's step; ida_index1's ω·h̄ grows with the
+// radians the motion turns over the run up to its cap, and is one over the step without a
+// horizon; neither falls as the tolerance tightens, and no gain is given where none applies
 // (docs/baumgarte.md §9).
 #include <catch2/catch.hpp>
 
@@ -29,7 +30,51 @@ TEST_CASE("adaptive guidance: cvode's omega is the motion rate, capped at the st
   CHECK(adaptiveStiffnessCap(Integrator::IdaIndex1) > adaptiveStiffnessCap(Integrator::CvodeBdf));
 }
 
-TEST_CASE("adaptive guidance: ida_index1's omega is kIdaIndex1OmegaStep over the mean step, the motion rate without one",
+TEST_CASE("adaptive guidance: ida_index1's omega*h is kIdaIndex1OmegaStepPerRadian per radian over the run, capped",
+          "[stabilization][errdyn]") {
+  BaumgarteGuidanceOptions options;
+  options.motion_rate = 3.7;
+  options.mean_step = 0.01;
+  options.horizon = 2.0;  // Ω·T = 7.4 radians
+  const auto r = recommendBaumgarte(Integrator::IdaIndex1, 0.5, options);
+  CHECK(r.dt_omega == Approx(kIdaIndex1OmegaStepPerRadian * 7.4));
+  CHECK(r.omega == Approx(kIdaIndex1OmegaStepPerRadian * 7.4 / 0.01));
+  CHECK(r.stabilization.alpha == Approx(r.omega));  // ζ = 1
+  CHECK_THAT(r.reasoning, Contains("radian"));
+  options.zeta = 0.5;
+  CHECK(recommendBaumgarte(Integrator::IdaIndex1, 0.5, options).stabilization.alpha == Approx(0.5 * r.omega));
+  options.zeta = 1.0;
+  // Proportional to the radians below the cap: twice the horizon or twice the rate, twice omega.
+  options.horizon = 4.0;
+  CHECK(recommendBaumgarte(Integrator::IdaIndex1, 0.5, options).omega == Approx(2.0 * r.omega));
+  options.horizon = 2.0;
+  options.motion_rate = 7.4;
+  CHECK(recommendBaumgarte(Integrator::IdaIndex1, 0.5, options).omega == Approx(2.0 * r.omega));
+  // Never falls as the run grows, and stops at the stiffness cap over the mean step, where the
+  // error test starts failing nearly every step (from 3 / 0.019 ≈ 158 radians on).
+  options.motion_rate = 3.7;
+  double previous = 0.0;
+  bool capped = false;
+  for (double horizon : {0.01, 0.1, 1.0, 10.0, 42.0, 43.0, 100.0, 1e4}) {
+    options.horizon = horizon;
+    const auto g = recommendBaumgarte(Integrator::IdaIndex1, 0.5, options);
+    CHECK(g.omega >= previous);
+    CHECK(g.dt_omega <= adaptiveStiffnessCap(Integrator::IdaIndex1));
+    if (kIdaIndex1OmegaStepPerRadian * 3.7 * horizon > adaptiveStiffnessCap(Integrator::IdaIndex1)) {
+      CHECK(g.omega == Approx(adaptiveStiffnessCap(Integrator::IdaIndex1) / 0.01));
+      CHECK_THAT(g.reasoning, Contains("capped"));
+      capped = true;
+    } else {
+      CHECK(g.omega == Approx(kIdaIndex1OmegaStepPerRadian * 3.7 * horizon / 0.01));
+      CHECK(g.omega > previous);
+    }
+    previous = g.omega;
+  }
+  CHECK(capped);
+}
+
+TEST_CASE("adaptive guidance: ida_index1 without a horizon takes kIdaIndex1OmegaStep over the mean step, "
+          "without a step the motion rate",
           "[stabilization][errdyn]") {
   BaumgarteGuidanceOptions options;
   options.motion_rate = 3.7;
@@ -37,13 +82,12 @@ TEST_CASE("adaptive guidance: ida_index1's omega is kIdaIndex1OmegaStep over the
   const auto r = recommendBaumgarte(Integrator::IdaIndex1, 0.5, options);
   CHECK(r.omega == Approx(kIdaIndex1OmegaStep / 0.01));
   CHECK(r.dt_omega == Approx(kIdaIndex1OmegaStep));
-  CHECK(r.stabilization.alpha == Approx(r.omega));  // ζ = 1
   CHECK_THAT(r.reasoning, Contains("mean step"));
-  options.zeta = 0.5;
-  CHECK(recommendBaumgarte(Integrator::IdaIndex1, 0.5, options).stabilization.alpha == Approx(0.5 * r.omega));
-  // No motion rate is needed once the mean step is known; without the step, omega = Omega.
-  options.zeta = 1.0;
+  // No motion rate is needed once the mean step is known (a horizon without it changes nothing);
+  // without the step, omega = Omega.
   options.motion_rate = 0.0;
+  CHECK(recommendBaumgarte(Integrator::IdaIndex1, 0.5, options).omega == Approx(r.omega));
+  options.horizon = 2.0;
   CHECK(recommendBaumgarte(Integrator::IdaIndex1, 0.5, options).omega == Approx(r.omega));
   options.motion_rate = 3.7;
   options.mean_step = 0.0;
@@ -52,6 +96,10 @@ TEST_CASE("adaptive guidance: ida_index1's omega is kIdaIndex1OmegaStep over the
   CHECK_THAT(fallback.reasoning, Contains("mean step unknown"));
   options.motion_rate = 0.0;
   CHECK_THROWS_WITH(recommendBaumgarte(Integrator::IdaIndex1, 0.5, options), Contains("motion_rate"));
+  options.motion_rate = 3.7;
+  options.mean_step = 0.01;
+  options.horizon = -1.0;
+  CHECK_THROWS_WITH(recommendBaumgarte(Integrator::IdaIndex1, 0.5, options), Contains("horizon"));
 }
 
 TEST_CASE("adaptive guidance: omega never falls as the tolerance tightens (measured mean steps)",
@@ -60,9 +108,11 @@ TEST_CASE("adaptive guidance: omega never falls as the tolerance tightens (measu
   const State start = chain.initialState(0.3);
   for (Integrator integrator : {Integrator::CvodeBdf, Integrator::IdaIndex1}) {
     // cvode_bdf: a motion rate fast enough for the cap to bind at the loose tolerances and not
-    // at the tight. ida_index1 follows 1 / mean step at every tolerance.
+    // at the tight. ida_index1 follows 0.019 * Omega * T / mean step at every tolerance.
     BaumgarteGuidanceOptions options;
     options.motion_rate = 40.0 * adaptiveStiffnessCap(integrator);
+    options.horizon = 2.0;  // cvode ignores it; ida_index1 takes its radians, 240 here: capped
+    if (integrator == Integrator::IdaIndex1) options.motion_rate = 3.7;  // 7.4 radians: not capped
     double previous_step = std::numeric_limits<double>::infinity(), previous_omega = 0.0;
     bool capped = false, free = false;
     for (double tolerance : {1e-3, 1e-5, 1e-7, 1e-10}) {
@@ -74,7 +124,11 @@ TEST_CASE("adaptive guidance: omega never falls as the tolerance tightens (measu
       CHECK(omega >= previous_omega);  // ...so the gain never falls
       if (integrator == Integrator::IdaIndex1) {
         CHECK(omega > previous_omega);  // it rises with every tightening
-        CHECK(omega == Approx(kIdaIndex1OmegaStep / scale.mean_step));
+        CHECK(omega == Approx(kIdaIndex1OmegaStepPerRadian * 7.4 / scale.mean_step));
+      } else {
+        BaumgarteGuidanceOptions without = options;
+        without.horizon = 0.0;
+        CHECK(recommendBaumgarte(integrator, 0.01, without).omega == omega);
       }
       (omega < options.motion_rate ? capped : free) = true;
       previous_step = scale.mean_step;

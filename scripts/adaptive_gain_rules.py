@@ -1,0 +1,600 @@
+#!/usr/bin/env python3
+"""Counts candidate Baumgarte-gain rules for the adaptive integrators against a measured scan.
+
+Reads kktdae-errdyn --adaptive's two files from each directory given (docs/baumgarte.md §9):
+  adaptive_gains.csv   every grid point of every scan (efficiency = ensemble mean, its spread)
+  adaptive_best.csv    one row per (model, integrator, tolerance): Ω, h̄, band, recommendation
+and recomputes, from the grid points alone, what the library's bestOf() and placeInBand()
+(lib/src/experiments/adaptive_gain.cpp) compute: the smoothed curve, its error bar, the smoothed
+best, the band, and for any ω the placement (ratio, side, outside factor, loss, loss error). The
+same floating-point operations in the same order, so `check` reproduces the CSV's own columns bit
+for bit (libm's log and hypot through ctypes, as std::log and std::hypot call them).
+
+A rule is ω = f(case), a case holding Ω (motion_rate), h̄ (unstabilized_mean_step), τ, the
+integrator, the horizon T (= h̄ · steps of the ω = 0 run) and the ω = 0 run's counters (max_phi,
+steps, error_test_failures, ...). A hit is ω inside the band or outside it by at most a factor 2.
+
+Commands (numpy and the standard library only; /usr/bin/python3):
+  check  DIR...                 recomputed best/band/placement against the CSV's, exactly
+  count  DIR... [--rule NAME]   hits per integrator for the named rules (all by default), each
+                                directory a sample of its own
+  cases  DIR... --rule NAME     one line per case: placement, loss ± error, σ
+  search --fit DIR --test DIR   one-parameter and two-parameter families, chosen on --fit only,
+                                then counted on --test without refitting
+  tables DIR... --rule NAME     the markdown tables of docs/baumgarte.md §9
+  compare DIR...                the current rule here against the 3-member table in --doc
+  curve  DIR... [--case WORDS]  a scan's grid points, smoothed curve and band
+--ensemble N (default 7) is the scan's ensemble size (the error bars need it; the CSV does not
+hold it). --smoothing (2) and --band (0.1) are AdaptiveGainOptions' smoothing_half_width and
+band_tolerance as kktdae-errdyn sets them.
+"""
+
+import argparse
+import csv
+import ctypes
+import ctypes.util
+import math
+import os
+import sys
+
+import numpy as np
+
+_libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+_libm.log.restype = ctypes.c_double
+_libm.log.argtypes = [ctypes.c_double]
+_libm.hypot.restype = ctypes.c_double
+_libm.hypot.argtypes = [ctypes.c_double, ctypes.c_double]
+
+
+def c_log(x):
+    return _libm.log(x)
+
+
+def c_hypot(a, b):
+    return _libm.hypot(a, b)
+
+
+CVODE = ("cvode_bdf", "cvode_adams")
+INTEGRATORS = ("cvode_bdf", "cvode_adams", "ida_index1")
+# adaptiveStiffnessCap() (lib/src/stabilization/baumgarte_guidance.cpp)
+STIFFNESS_CAP = {"cvode_bdf": 0.3, "cvode_adams": 0.3, "ida_index1": 3.0}
+HIT_FACTOR = 2.0
+
+
+def _number(text):
+    # to_chars writes "-inf", "inf" and "nan" for the non-finite values; float() reads them.
+    return float(text)
+
+
+class Case:
+    """One (model, integrator, tolerance) scan: its grid points and its row of adaptive_best.csv."""
+
+    def __init__(self, best_row, runs):
+        self.row = best_row
+        self.model = best_row["model"]
+        self.integrator = best_row["integrator"]
+        self.tolerance = _number(best_row["tolerance"])
+        self.motion_rate = _number(best_row["motion_rate"])
+        self.mean_step = _number(best_row["unstabilized_mean_step"])
+        self.unstabilized = runs[0]
+        assert _number(runs[0]["omega"]) == 0.0, "each scan starts with its omega = 0 run"
+        self.runs = runs[1:]
+        self.omegas = [_number(r["omega"]) for r in self.runs]
+        self.efficiency = [_number(r["efficiency"]) for r in self.runs]
+        self.spread = [_number(r["efficiency_spread"]) for r in self.runs]
+        steps0 = int(self.unstabilized["steps"])
+        self.horizon = self.mean_step * steps0  # (t_end - t0) / steps * steps
+        self.max_phi0 = _number(self.unstabilized["max_phi"])
+        self.error_test_failures0 = int(self.unstabilized["error_test_failures"])
+        self.steps0 = steps0
+        self.scd0 = _number(self.unstabilized["scd"])
+        self.work0 = int(self.unstabilized["work"])
+
+    def key(self):
+        return (self.model, self.integrator, self.tolerance)
+
+    def label(self):
+        return "%s %s %g" % (self.model, self.integrator, self.tolerance)
+
+
+def load(directory):
+    """The cases of one run directory, in adaptive_best.csv's order."""
+    with open(os.path.join(directory, "adaptive_gains.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    with open(os.path.join(directory, "adaptive_best.csv"), newline="") as f:
+        best_rows = list(csv.DictReader(f))
+    scans = {}
+    for row in rows:  # runs are written scan by scan, omega = 0 first, then ascending
+        scans.setdefault((row["model"], row["integrator"], _number(row["tolerance"])), []).append(row)
+    cases = []
+    for b in best_rows:
+        key = (b["model"], b["integrator"], _number(b["tolerance"]))
+        if key not in scans:
+            raise SystemExit("%s: no grid points for %s" % (directory, key))
+        cases.append(Case(b, scans[key]))
+    return cases
+
+
+class Smoothed:
+    """bestOf()'s smoothed curve, its error, the smoothed best and the band."""
+
+    def __init__(self, case, ensemble, half_width, band_tolerance):
+        n = len(case.omegas)
+        self.omegas = case.omegas
+        self.efficiency = []
+        self.error = []
+        self.best_efficiency = -math.inf
+        self.best_omega = 0.0
+        top = 0
+        for j in range(n):
+            lo, hi = max(0, j - half_width), min(n - 1, j + half_width)
+            total, variance = 0.0, 0.0
+            for i in range(lo, hi + 1):
+                total += case.efficiency[i]
+                variance += case.spread[i] * case.spread[i] / float(ensemble)
+            count = float(hi - lo + 1)
+            mean = total / count
+            self.efficiency.append(mean)
+            self.error.append(math.sqrt(variance) / count)
+            if mean > self.best_efficiency:
+                self.best_efficiency = mean
+                self.best_omega = case.omegas[j]
+                top = j
+        self.band_low = self.band_high = 0.0
+        if math.isfinite(self.best_efficiency):
+            floor = self.best_efficiency - band_tolerance
+            lo = hi = top
+            while lo > 0 and self.efficiency[lo - 1] >= floor:
+                lo -= 1
+            while hi + 1 < n and self.efficiency[hi + 1] >= floor:
+                hi += 1
+            self.band_low, self.band_high = case.omegas[lo], case.omegas[hi]
+
+
+class Placement:
+    def __init__(self, ratio, outside_factor, side, loss, loss_error):
+        self.ratio, self.outside_factor, self.side = ratio, outside_factor, side
+        self.loss, self.loss_error = loss, loss_error
+
+    def hit(self):
+        return self.side == 0 or self.outside_factor <= HIT_FACTOR
+
+
+def place(s, omega):
+    """placeInBand(): where omega (> 0) falls relative to the smoothed curve `s`."""
+    if not omega > 0.0:
+        raise ValueError("omega must be > 0, got %r" % omega)
+    ratio = omega / s.best_omega
+    side, outside = 0, 1.0
+    if omega < s.band_low:
+        side, outside = -1, s.band_low / omega
+    elif omega > s.band_high:
+        side, outside = 1, omega / s.band_high
+    w, e, err = s.omegas, s.efficiency, s.error
+    at, at_error = e[0], err[0]
+    if omega >= w[-1]:
+        at, at_error = e[-1], err[-1]
+    elif omega > w[0]:
+        j = 1
+        while w[j] < omega:
+            j += 1
+        t = c_log(omega / w[j - 1]) / c_log(w[j] / w[j - 1])
+        if math.isfinite(e[j - 1]) and math.isfinite(e[j]):
+            at = (1.0 - t) * e[j - 1] + t * e[j]
+        else:
+            at = min(e[j - 1], e[j])
+        at_error = (1.0 - t) * err[j - 1] + t * err[j]
+    loss = s.best_efficiency - at
+    best_error = 0.0
+    for j in range(len(w)):
+        if w[j] == s.best_omega:
+            best_error = err[j]
+    return Placement(ratio, outside, side, loss, c_hypot(best_error, at_error))
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules: each maps a Case to ω [rad/s].
+
+
+def rule_current(c):
+    """recommendBaumgarte today: CVODE min(Ω, 0.3/h̄), ida_index1 1/h̄."""
+    if c.integrator == "ida_index1":
+        return 1.0 / c.mean_step
+    return min(c.motion_rate, STIFFNESS_CAP[c.integrator] / c.mean_step)
+
+
+def rule_omega(c):
+    """ω = Ω for every integrator."""
+    return c.motion_rate
+
+
+def rule_inverse_step(c):
+    """ω = 1/h̄ for every integrator."""
+    return 1.0 / c.mean_step
+
+
+def power_rule(c_by_integrator, b_by_integrator):
+    """ω = c·Ω·(Ω h̄)^(−b) per integrator: b = 0 is c·Ω, b = 1 is c/h̄."""
+
+    def rule(case):
+        k, b = c_by_integrator[case.integrator], b_by_integrator[case.integrator]
+        return k * case.motion_rate * (case.motion_rate * case.mean_step) ** (-b)
+
+    return rule
+
+
+def drift_rule(k_by_integrator, cap_by_integrator):
+    """ω = max(Ω, (1/T)·√(k·max_phi0/τ)), capped at cap/h̄: the gain at which the drift
+    2·max_phi0/(ωT)² that feedback ω leaves of the unstabilized run's max_phi0 falls to τ/k."""
+
+    def rule(case):
+        k, cap = k_by_integrator[case.integrator], cap_by_integrator[case.integrator]
+        drift = math.sqrt(2.0 * k * case.max_phi0 / case.tolerance) / case.horizon
+        return min(max(case.motion_rate, drift), cap / case.mean_step)
+
+    return rule
+
+
+def radians_rule(c_by_integrator, cap_by_integrator):
+    """ω = min(c·Ω·T, cap) / h̄: the fraction of the step's knee 1/h̄ grows with the radians Ω·T the
+    motion turns over the run (the drift without feedback grows like T², the tangential error like
+    T: the drift's share grows like Ω·T). T/h̄ is the ω = 0 run's step count."""
+
+    def rule(case):
+        k, cap = c_by_integrator[case.integrator], cap_by_integrator[case.integrator]
+        return min(k * case.motion_rate * case.horizon, cap) / case.mean_step
+
+    return rule
+
+
+# The rule chosen on the in-sample tolerances (docs/baumgarte.md §9): CVODE keeps min(Ω, 0.3/h̄),
+# ida_index1 takes ω·h̄ = 0.019·Ω·T, capped at adaptiveStiffnessCap (3).
+IDA_RADIANS = 0.019
+
+
+def rule_proposed(c):
+    if c.integrator == "ida_index1":
+        return radians_rule({"ida_index1": IDA_RADIANS}, {"ida_index1": STIFFNESS_CAP["ida_index1"]})(c)
+    return rule_current(c)
+
+
+RULES = {
+    "current": rule_current,
+    "proposed": rule_proposed,
+    "omega": rule_omega,
+    "inverse_step": rule_inverse_step,
+}
+
+
+def rule_named(name):
+    """A rule by name: the fixed ones above, or a parameterized one as
+    power:INTEGRATOR=c,b;... (e.g. power:cvode_bdf=1,0;cvode_adams=1,0;ida_index1=1,1),
+    drift:INTEGRATOR=k,cap;... or radians:INTEGRATOR=c,cap;..."""
+    if name in RULES:
+        return RULES[name]
+    kind, _, spec = name.partition(":")
+    kinds = {"power": power_rule, "drift": drift_rule, "radians": radians_rule}
+    if kind not in kinds or not spec:
+        raise SystemExit("unknown rule %r (known: %s, power:..., drift:..., radians:...)" % (name, ", ".join(RULES)))
+    first, second = {}, {}
+    for part in spec.split(";"):
+        integrator, _, values = part.partition("=")
+        a, b = (float(x) for x in values.split(","))
+        first[integrator], second[integrator] = a, b
+    missing = [i for i in INTEGRATORS if i not in first]
+    if missing:
+        raise SystemExit("rule %r has no parameters for %s" % (name, ", ".join(missing)))
+    return kinds[kind](first, second)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+class Evaluated:
+    """A rule on a set of cases: per case its ω and placement."""
+
+    def __init__(self, cases, smoothed, rule):
+        self.items = []
+        for c in cases:
+            omega = rule(c)
+            self.items.append((c, omega, place(smoothed[c.key()], omega)))
+
+    def summary(self, integrator):
+        mine = [(c, w, p) for c, w, p in self.items if c.integrator == integrator]
+        losses = np.array([p.loss for _, _, p in mine])
+        return {
+            "cases": len(mine),
+            "inside": sum(1 for _, _, p in mine if p.side == 0),
+            "hits": sum(1 for _, _, p in mine if p.hit()),
+            "mean_loss": float(losses.mean()) if len(mine) else math.nan,
+            "worst_loss": float(losses.max()) if len(mine) else math.nan,
+            "resolved_misses": sum(1 for _, _, p in mine if not p.hit() and p.loss > 2.0 * p.loss_error),
+        }
+
+
+def smooth_all(cases, args):
+    return {c.key(): Smoothed(c, args.ensemble, args.smoothing, args.band) for c in cases}
+
+
+def load_all(directories):
+    cases = []
+    for d in directories:
+        cases.extend(load(d))
+    return cases
+
+
+def command_check(args):
+    cases = load_all(args.dirs)
+    bad = 0
+    for c in cases:
+        s = Smoothed(c, args.ensemble, args.smoothing, args.band)
+        r = c.row
+        expected = {
+            "smoothed_best_omega": s.best_omega,
+            "band_low": s.band_low,
+            "band_high": s.band_high,
+        }
+        p = place(s, _number(r["recommended_omega"]))
+        expected.update(ratio=p.ratio, side=float(p.side), outside_factor=p.outside_factor,
+                        efficiency_loss=p.loss, loss_error=p.loss_error)
+        for column, value in expected.items():
+            stored = _number(r[column])
+            if not (stored == value or (math.isnan(stored) and math.isnan(value))):
+                bad += 1
+                print("MISMATCH %s %s: csv %r, recomputed %r" % (c.label(), column, stored, value))
+    print("%d cases, %d columns compared, %d mismatches" % (len(cases), 8 * len(cases), bad))
+    return 1 if bad else 0
+
+
+def count_table(evaluations, integrators=INTEGRATORS):
+    """evaluations: [(rule label, sample label, Evaluated)] → markdown rows."""
+    lines = ["| integrator | rule | sample | inside the band | within ×2 of the band | mean loss | worst loss |"
+             " resolved misses (loss > 2σ) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for integrator in integrators:
+        for rule_label, sample, ev in evaluations:
+            s = ev.summary(integrator)
+            if s["cases"] == 0:
+                continue
+            lines.append("| %s | %s | %s | %d of %d | %d of %d | %.2f | %.2f | %d |" % (
+                integrator, rule_label, sample, s["inside"], s["cases"], s["hits"], s["cases"], s["mean_loss"],
+                s["worst_loss"], s["resolved_misses"]))
+    return lines
+
+
+def sample_label(directory):
+    return os.path.basename(os.path.normpath(directory))
+
+
+def command_count(args):
+    """Each directory is its own sample (in-sample, out-of-sample), each rule counted on each."""
+    names = args.rule or list(RULES)
+    evaluations = []
+    for d in args.dirs:
+        cases = load(d)
+        smoothed = smooth_all(cases, args)
+        for n in names:
+            evaluations.append((n, sample_label(d), Evaluated(cases, smoothed, rule_named(n))))
+    print("\n".join(count_table(evaluations)))
+    return 0
+
+
+def doc_table_places(path):
+    """The "place" column of the measured-best table in docs/baumgarte.md §9 (the 3-member
+    ensemble): {(model, integrator, tolerance): (place text, loss ± error text)}."""
+    places = {}
+    with open(path) as f:
+        for line in f:
+            cells = [x.strip() for x in line.strip().strip("|").split("|")]
+            if len(cells) == 16 and cells[1] in INTEGRATORS:
+                try:
+                    tolerance = float(cells[2])
+                except ValueError:
+                    continue
+                places[(cells[0], cells[1], tolerance)] = (cells[12], cells[13])
+    return places
+
+
+def command_compare(args):
+    """The current rule on the new scan against the 3-member table of the doc, case by case."""
+    previous = doc_table_places(args.doc)
+    cases = load_all(args.dirs)
+    smoothed = smooth_all(cases, args)
+    lines = ["| case | 3-member place | loss ± error | 7-member place | loss ± error | σ |", "|---|---|---|---|---|---|"]
+    changed = {"hit→hit": 0, "hit→miss": 0, "miss→hit": 0, "miss→miss": 0}
+    for c in cases:
+        p = place(smoothed[c.key()], rule_current(c))
+        old = previous.get(c.key())
+        if old is None:
+            continue
+        old_hit = old[0] == "in" or float(old[0].split("×")[1]) <= HIT_FACTOR
+        changed["%s→%s" % ("hit" if old_hit else "miss", "hit" if p.hit() else "miss")] += 1
+        where = "in" if p.side == 0 else ("%s ×%.2f" % ("below" if p.side < 0 else "above", p.outside_factor))
+        lines.append("| %s | %s | %s | %s | %.2f ± %.2f | %.1f |" % (c.label(), old[0], old[1], where, p.loss,
+                                                                  p.loss_error, p.loss / p.loss_error if p.loss_error else math.inf))
+    print("\n".join(lines))
+    print(", ".join("%s %d" % kv for kv in changed.items()))
+    return 0
+
+
+def fmt(x):
+    return "%.3g" % x
+
+
+def case_lines(ev, smoothed):
+    lines = ["| case | Ω | h̄ | Ω·h̄ | band | ω | place | loss ± error | σ |", "|---|---|---|---|---|---|---|---|---|"]
+    for c, omega, p in ev.items:
+        band = smoothed[c.key()]
+        s_place = "in" if p.side == 0 else ("%s ×%.2f" % ("below" if p.side < 0 else "above", p.outside_factor))
+        sigma = p.loss / p.loss_error if p.loss_error > 0 else math.inf
+        mark = "" if p.hit() else " **miss**"
+        lines.append("| %s | %s | %s | %.3f | %s–%s | %s | %s%s | %.2f ± %.2f | %.1f |" % (
+            c.label(), fmt(c.motion_rate), fmt(c.mean_step), c.motion_rate * c.mean_step,
+            fmt(band.band_low), fmt(band.band_high), fmt(omega), s_place, mark, p.loss, p.loss_error,
+            sigma))
+    return lines
+
+
+def command_cases(args):
+    cases = load_all(args.dirs)
+    smoothed = smooth_all(cases, args)
+    for name in args.rule or ["current"]:
+        print("rule %s" % name)
+        print("\n".join(case_lines(Evaluated(cases, smoothed, rule_named(name)), smoothed)))
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Families, chosen on one sample and counted on another.
+
+
+def hits(cases, smoothed, integrator, rule):
+    n, total_loss = 0, 0.0
+    for c in cases:
+        if c.integrator != integrator:
+            continue
+        p = place(smoothed[c.key()], rule(c))
+        n += p.hit()
+        total_loss += p.loss
+    return n, total_loss
+
+
+def family_grid(integrator):
+    """(label, rule) pairs of each family for one integrator."""
+    out = []
+    log_cs = np.round(np.arange(-2.0, 1.0001, 0.05), 2)
+    # one parameter: c·Ω and c/h̄
+    for lc in log_cs:
+        k = 10.0 ** lc
+        out.append(("c·Ω, c = %.3g" % k, power_rule({integrator: k}, {integrator: 0.0})))
+        out.append(("c/h̄, c = %.3g" % k, power_rule({integrator: k}, {integrator: 1.0})))
+    # two parameters: c·Ω·(Ω h̄)^(−b)
+    for lc in log_cs:
+        for b in np.round(np.arange(-1.0, 2.0001, 0.05), 2):
+            out.append(("c·Ω·(Ωh̄)^(−b), c = %.3g, b = %.2f" % (10.0 ** lc, b),
+                        power_rule({integrator: 10.0 ** lc}, {integrator: b})))
+    # one parameter: ω·h̄ = c·Ω·T (capped at the integrator's stiffness cap)
+    for lc in np.round(np.arange(-3.0, 0.0001, 0.01), 2):
+        out.append(("c·ΩT/h̄, c = %.3g" % 10.0 ** lc,
+                    radians_rule({integrator: 10.0 ** lc}, {integrator: STIFFNESS_CAP[integrator]})))
+    # the drift rule: k and the cap
+    for lk in np.arange(-4.0, 4.0001, 0.25):
+        for cap in (0.1, 0.2, 0.3, 0.5, 1.0, 2.0, 3.0):
+            out.append(("drift, k = %.3g, cap = %.2g" % (10.0 ** lk, cap),
+                        drift_rule({integrator: 10.0 ** lk}, {integrator: cap})))
+    return out
+
+
+def family_of(label):
+    return label.split(",")[0]
+
+
+def command_search(args):
+    fit = load_all(args.fit)
+    test = load_all(args.test) if args.test else []
+    s_fit, s_test = smooth_all(fit, args), smooth_all(test, args)
+    for integrator in INTEGRATORS:
+        n_fit = sum(1 for c in fit if c.integrator == integrator)
+        n_test = sum(1 for c in test if c.integrator == integrator)
+        print("## %s (fit on %d cases, test on %d)" % (integrator, n_fit, n_test))
+        base_fit = hits(fit, s_fit, integrator, rule_current)
+        base_test = hits(test, s_test, integrator, rule_current) if test else (0, 0.0)
+        print("current rule: fit %d (loss %.2f), test %d (loss %.2f)" % (base_fit[0], base_fit[1], base_test[0],
+                                                                        base_test[1]))
+        best = {}
+        for label, rule in family_grid(integrator):
+            n, loss = hits(fit, s_fit, integrator, rule)
+            fam = family_of(label)
+            # most hits on the fit sample; among equal hits, the least total loss
+            if fam not in best or (n, -loss) > (best[fam][0], -best[fam][1]):
+                best[fam] = (n, loss, label, rule)
+        for fam, (n, loss, label, rule) in best.items():
+            t = hits(test, s_test, integrator, rule) if test else (0, 0.0)
+            print("best %-18s on fit: %-45s fit %d/%d (loss %.2f) -> test %d/%d (loss %.2f)" % (
+                fam, label, n, n_fit, loss, t[0], n_test, t[1]))
+    return 0
+
+
+def where(p):
+    return "in" if p.side == 0 else ("%s ×%.2f" % ("below" if p.side < 0 else "above", p.outside_factor))
+
+
+def command_tables(args):
+    """The per-case table of docs/baumgarte.md §9: the first --rule (default current) and the
+    second (default proposed) side by side, then the noise of the measurement."""
+    cases = load_all(args.dirs)
+    smoothed = smooth_all(cases, args)
+    names = (args.rule or []) + ["current", "proposed"]
+    first, second = rule_named(names[0]), rule_named(names[1] if len(names) > 1 and names[1] != names[0] else
+                                                     names[2])
+    lines = ["| model | integrator | tol | Ω | h̄ | Ω·T | scd, work at ω = 0 | smoothed best | band (within 0.1) | "
+             "grid top | scd, work at best | today: ω | place | loss ± error | rule: ω | place | loss ± error | "
+             "scatter | spread |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    scatter, spread = [], []
+    for c in cases:
+        s = smoothed[c.key()]
+        w1, w2 = first(c), second(c)
+        p1, p2 = place(s, w1), place(s, w2)
+        scatter.append(_number(c.row["scatter"]))
+        spread.append(_number(c.row["ensemble_spread"]))
+        lines.append("| %s | %s | %g | %s | %s | %.1f | %.2f, %d | %s | %s–%s | %s | %.2f, %s | %s | %s | %.2f ± %.2f | "
+                     "%s | %s | %.2f ± %.2f | %.2f | %.2f |" % (
+                         c.model, c.integrator, c.tolerance, fmt(c.motion_rate), fmt(c.mean_step),
+                         c.motion_rate * c.horizon, c.scd0, c.work0, fmt(s.best_omega), fmt(s.band_low),
+                         fmt(s.band_high), fmt(s.omegas[-1]), _number(c.row["best_scd"]), c.row["best_work"], fmt(w1),
+                         where(p1), p1.loss, p1.loss_error, fmt(w2), where(p2), p2.loss, p2.loss_error,
+                         scatter[-1], spread[-1]))
+    print("\n".join(lines))
+    print()
+    print("scatter about the smoothed curve near the top: %.2f–%.2f (median %.2f); one run's spread there: "
+          "%.2f–%.2f (median %.2f); %d cases" % (min(scatter), max(scatter), float(np.median(scatter)), min(spread),
+                                                 max(spread), float(np.median(spread)), len(cases)))
+    return 0
+
+
+def command_curve(args):
+    """One scan's grid: ω, ω·h̄, efficiency ± spread, smoothed ± error, scd, work, max φ, failures."""
+    for c in load_all(args.dirs):
+        if args.case and not all(part in c.label().split() for part in args.case.split(",")):
+            continue
+        s = Smoothed(c, args.ensemble, args.smoothing, args.band)
+        print("%s: Ω %.3g, h̄ %.3g, T %.3g, scd(0) %.2f, work(0) %d, max φ(0) %.2g; band %s–%s" % (
+            c.label(), c.motion_rate, c.mean_step, c.horizon, c.scd0, c.work0, c.max_phi0, fmt(s.band_low),
+            fmt(s.band_high)))
+        print("%10s %7s %7s %5s %7s %5s %6s %6s %9s %5s" % ("omega", "w*h", "eff", "+-", "smooth", "+-", "scd", "work",
+                                                          "max_phi", "etf"))
+        for j, r in enumerate(c.runs):
+            print("%10.4g %7.3f %7.3f %5.2f %7.3f %5.2f %6.2f %6s %9.2g %5s%s" % (
+                c.omegas[j], c.omegas[j] * c.mean_step, c.efficiency[j], c.spread[j], s.efficiency[j], s.error[j],
+                _number(r["scd"]), r["work"], _number(r["max_phi"]), r["error_test_failures"],
+                " *" if s.band_low <= c.omegas[j] <= s.band_high else ""))
+    return 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("command", choices=["check", "count", "cases", "search", "tables", "compare",
+                                                        "curve"])
+    parser.add_argument("dirs", nargs="*", help="run directories (kktdae-errdyn --out DIR --adaptive)")
+    parser.add_argument("--rule", action="append", help="a rule name (repeatable): %s, power:..., drift:..." %
+                        ", ".join(RULES))
+    parser.add_argument("--fit", nargs="+", default=[], help="search: the directories the rule is chosen on")
+    parser.add_argument("--test", nargs="*", default=[], help="search: the directories it is counted on")
+    parser.add_argument("--doc", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs",
+                                                      "baumgarte.md"), help="compare: the page with the 3-member table")
+    parser.add_argument("--case", help="curve: words of the case label, e.g. circle,cvode_bdf,1e-10")
+    parser.add_argument("--ensemble", type=int, default=7, help="the scan's ensemble size (default 7)")
+    parser.add_argument("--smoothing", type=int, default=2, help="smoothing_half_width (default 2)")
+    parser.add_argument("--band", type=float, default=0.1, help="band_tolerance [digits] (default 0.1)")
+    args = parser.parse_args(argv)
+    if args.command != "search" and not args.dirs:
+        parser.error("%s needs at least one directory" % args.command)
+    if args.command == "search" and not args.fit:
+        parser.error("search needs --fit DIR")
+    return {"check": command_check, "count": command_count, "cases": command_cases, "search": command_search,
+            "tables": command_tables, "compare": command_compare, "curve": command_curve}[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""scripts/adaptive_gain_rules.py against the library: a small scan written in kktdae-errdyn's CSV
+format, whose best/band/placement columns come from the C++ scan and place_in_band, must be
+reproduced by the script's own smoothing and placement bit for bit (docs/baumgarte.md §9)."""
+import csv
+import importlib.util
+import math
+
+import pytest
+
+import kktdae
+from conftest import SOURCE_DIR
+
+GAINS_HEADER = ("model,integrator,tolerance,omega,status,scd,end_scd,work,steps,efficiency,error_test_failures,"
+                "convergence_failures,linear_solver_setups,max_phi,efficiency_spread").split(",")
+BEST_HEADER = ("model,integrator,tolerance,unstabilized_scd,unstabilized_work,unstabilized_mean_step,motion_rate,"
+               "best_omega,smoothed_best_omega,band_low,band_high,best_scd,best_work,recommended_omega,ratio,side,"
+               "outside_factor,efficiency_loss,grid_top,scatter,ensemble_spread,loss_error").split(",")
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("adaptive_gain_rules", SOURCE_DIR / "scripts" / "adaptive_gain_rules.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def write_scan(directory, chain, omegas_to_place, ensemble):
+    """A two-integrator scan of the double pendulum at 1e-5, one best row per ω to place (each under
+    its own model name, with that scan's runs repeated), as kktdae-errdyn writes them."""
+    start = chain.initial_state(0.3)
+    t_end = 1.0
+    reference = kktdae.adaptive_gain_reference_path(chain, start, t_end, 20)
+    omegas = [10.0 ** (k / 4.0) for k in range(0, 9)]  # 1 .. 100, a quarter decade apart
+    options = kktdae.AdaptiveGainOptions(integrators=["cvode_bdf", "ida_index1"], tolerances=[1e-5], omegas=omegas,
+                                         ensemble_size=ensemble, smoothing_half_width=2, threads=1)
+    scan = kktdae.scan_adaptive_gains(chain, start, t_end, reference, options, name="chain2")
+    gains, best_rows = [], []
+    for b in scan.best:
+        runs = scan.runs[b.first_run:b.first_run + 1 + len(b.omegas)]
+        for k, omega in enumerate(omegas_to_place):
+            model = "chain2_%d" % k
+            for r in runs:
+                s = r.summary
+                gains.append([model, r.integrator.label, repr(r.tolerance), repr(r.omega), s.status.label, repr(r.scd),
+                              repr(r.end_scd), r.work, s.steps, repr(r.efficiency), s.error_test_failures,
+                              s.convergence_failures, s.linear_solver_setups, repr(s.max_phi_inf),
+                              repr(r.efficiency_spread)])
+            p = kktdae.place_in_band(b, omega)
+            best_rows.append([model, b.integrator.label, repr(b.tolerance), repr(b.unstabilized.scd),
+                              b.unstabilized.work, repr(b.unstabilized_mean_step), repr(3.7),
+                              repr(b.best_omega), repr(b.smoothed_best_omega), repr(b.band_low), repr(b.band_high),
+                              repr(b.best.scd), b.best.work, repr(omega), repr(p.ratio), p.side,
+                              repr(p.outside_factor), repr(p.loss), repr(b.omegas[-1]), repr(b.scatter),
+                              repr(b.ensemble_spread), repr(p.loss_error)])
+    for name, header, rows in (("adaptive_gains.csv", GAINS_HEADER, gains), ("adaptive_best.csv", BEST_HEADER, best_rows)):
+        with open(directory / name, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(header)
+            w.writerows(rows)
+    return scan
+
+
+def test_the_script_reproduces_the_librarys_smoothing_band_and_placement_exactly(chain, tmp_path, capsys):
+    rules = load_script()
+    # Below the grid, between grid points, on one, and above it: every branch of placeInBand.
+    omegas = [0.3, 2.2, 10.0 ** 0.75, 47.0, 400.0]
+    scan = write_scan(tmp_path, chain, omegas, ensemble=3)
+    assert rules.main(["check", str(tmp_path), "--ensemble", "3"]) == 0
+    assert "0 mismatches" in capsys.readouterr().out
+    # A wrong ensemble size changes the error bars, and the check must see it.
+    assert rules.main(["check", str(tmp_path), "--ensemble", "5"]) == 1
+    assert "loss_error" in capsys.readouterr().out
+    # The smoothed curve itself, not only the columns the CSV keeps.
+    cases = rules.load(str(tmp_path))
+    assert len(cases) == 2 * len(omegas)
+    for c in cases[:: len(omegas)]:
+        b = next(b for b in scan.best if b.integrator.label == c.integrator)
+        s = rules.Smoothed(c, 3, 2, 0.1)
+        assert s.efficiency == list(b.smoothed_efficiency)
+        assert s.error == list(b.smoothed_error)
+        assert c.horizon == pytest.approx(1.0, rel=1e-12)
+
+
+def test_hits_count_the_band_within_a_factor_two(chain, tmp_path):
+    rules = load_script()
+    write_scan(tmp_path, chain, [1.0], ensemble=1)
+    cases = rules.load(str(tmp_path))
+    c = cases[0]
+    s = rules.Smoothed(c, 1, 2, 0.1)
+    assert rules.place(s, s.best_omega).hit() and rules.place(s, s.best_omega).side == 0
+    assert rules.place(s, 2.0 * s.band_high).hit()
+    assert not rules.place(s, 2.01 * s.band_high).hit()
+    assert not rules.place(s, s.band_low / 2.01).hit()
+    assert rules.place(s, s.band_low).loss_error == 0.0  # single runs carry no error bar
+    with pytest.raises(ValueError, match="omega"):
+        rules.place(s, 0.0)
+    # The current rule is recommend_baumgarte's: CVODE min(Ω, 0.3/h̄), ida_index1 1/h̄.
+    ida = next(c for c in cases if c.integrator == "ida_index1")
+    assert rules.rule_current(ida) == pytest.approx(
+        kktdae.recommend_baumgarte("ida_index1", 0.01, mean_step=ida.mean_step).omega, rel=1e-15)
+    bdf = next(c for c in cases if c.integrator == "cvode_bdf")
+    assert rules.rule_current(bdf) == pytest.approx(
+        kktdae.recommend_baumgarte("cvode_bdf", 0.01, motion_rate=bdf.motion_rate, mean_step=bdf.mean_step).omega,
+        rel=1e-15)
+    assert math.isfinite(bdf.max_phi0) and bdf.max_phi0 > 0.0
+
+
+def test_the_scripts_proposed_rule_is_the_librarys(chain, tmp_path):
+    rules = load_script()
+    write_scan(tmp_path, chain, [1.0], ensemble=1)
+    ida = next(c for c in rules.load(str(tmp_path)) if c.integrator == "ida_index1")
+    assert rules.IDA_RADIANS == kktdae.IDA_INDEX1_OMEGA_STEP_PER_RADIAN
+    library = kktdae.recommend_baumgarte("ida_index1", 0.01, motion_rate=ida.motion_rate, mean_step=ida.mean_step,
+                                         horizon=ida.horizon)
+    assert rules.rule_proposed(ida) == pytest.approx(library.omega, rel=1e-15)
+    # ω·h̄ = 0.019·Ω·T here (Ω·T = 3.7 radians), well below the cap and below today's 1/h̄.
+    assert library.dt_omega == pytest.approx(kktdae.IDA_INDEX1_OMEGA_STEP_PER_RADIAN * 3.7 * 1.0, rel=1e-12)
+    assert library.omega < kktdae.recommend_baumgarte("ida_index1", 0.01, mean_step=ida.mean_step).omega
+    with pytest.raises(ValueError, match="horizon"):
+        kktdae.recommend_baumgarte("ida_index1", 0.01, motion_rate=3.7, mean_step=0.01, horizon=-1.0)
