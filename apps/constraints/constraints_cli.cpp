@@ -111,6 +111,8 @@ void finishConstraintsFlags(ConstraintsFlags& flags) {
       kktdae::ModelGuidanceOptions guidance;
       guidance.horizon = length > 0.0 ? std::min(2.0, length) : 2.0;
       guidance.tolerance = flags.rtol;
+      // ida_index1's gain is for the whole run, which the measuring run may stop short of.
+      if (length > 0.0) guidance.guidance.horizon = length;
       if (flags.baumgarte == "auto-scan") {
         // The rule's run, then the gain measured on the same run: the middle of the band of
         // near-best gains per model call, against a tight ida_ggl reference.

@@ -308,12 +308,13 @@ TEST_CASE("constraints app: --baumgarte auto asks recommendBaumgarte for the int
   const kktdae::MotionTimeScale scale =
       kktdae::measureMotionTimeScale(chain, chain.initialState(0.0), 2.0, kktdae::Integrator::CvodeBdf, 1e-7);
   CHECK(adaptiveAuto("cvode_bdf")["baumgarte"].get<double>() == Approx(scale.motion_rate));
-  // ...ida_index1 one over its own mean step.
+  // ...ida_index1 the share of its own step's knee 1/h that the run's radians of motion are worth,
+  // Omega T with T the run's length (400 steps of 0.005 s).
   const kktdae::MotionTimeScale ida_scale =
       kktdae::measureMotionTimeScale(chain, chain.initialState(0.0), 2.0, kktdae::Integrator::IdaIndex1, 1e-7);
   const double ida_omega = adaptiveAuto("ida_index1")["baumgarte"].get<double>();
-  CHECK(ida_omega == Approx(kktdae::kIdaIndex1OmegaStep / ida_scale.mean_step));
-  CHECK(ida_omega > 10.0 * ida_scale.motion_rate);
+  CHECK(ida_omega == Approx(kktdae::kIdaIndex1OmegaStepPerRadian * ida_scale.motion_rate * 2.0 / ida_scale.mean_step));
+  CHECK(ida_omega > 2.0 * ida_scale.motion_rate);
   const AppRun ggl = runApp(KKTDAE_CONSTRAINTS_APP, "--integrator ida_ggl --baumgarte auto --no-rerun --out /tmp/x");
   CHECK(ggl.exit_code > 0);
   CHECK_THAT(ggl.output, Contains("--baumgarte"));

@@ -35,6 +35,9 @@ ModelGuidance recommendBaumgarteForModel(const ConstrainedSystem& system, const 
         measureMotionTimeScale(system, start, start.t + options.horizon, integrator, options.tolerance);
     guidance.motion_rate = out.time_scale.motion_rate;
     if (out.time_scale.summary.ok()) guidance.mean_step = out.time_scale.mean_step;
+    // ida_index1's gain depends on the length of the run it is for; unless the caller says
+    // otherwise, that is the run measured.
+    if (!(guidance.horizon > 0.0)) guidance.horizon = options.horizon;
     out.recommendation = recommendBaumgarte(integrator, dt, guidance);
     if (options.adaptive_mode == AdaptiveGainMode::Scan) {
       out.tuning = tuneAdaptiveGain(system, start, integrator, options.tolerance, options.horizon, guidance.zeta,

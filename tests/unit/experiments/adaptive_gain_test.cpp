@@ -190,7 +190,7 @@ TEST_CASE("guidance for a model: rk4's measured limit on the double pendulum sit
         Approx(baumgarteStabilityLimit(Integrator::SemiImplicitEuler, 1.0)).margin(2e-3));
 }
 
-TEST_CASE("adaptive gain scan: ida_index1 on Andrews' squeezer wants omega = 1 / mean step, 40 times the motion rate",
+TEST_CASE("adaptive gain scan: ida_index1 on Andrews' squeezer wants gains past the grid, and its rule is within a factor 2 of the band",
           "[experiments][errdyn]") {
   const TestSetCase andrews = makeTestSetCase(TestSetProblem::Andrews);
   AdaptiveGainProblem problem;
@@ -209,6 +209,9 @@ TEST_CASE("adaptive gain scan: ida_index1 on Andrews' squeezer wants omega = 1 /
   // Past the cliff a run takes ten times the steps (the error test fails nearly every one): the
   // cap ends it early instead (no feedback takes about 700 steps, the best gains 700-1,100).
   options.max_steps = 3000;
+  // One run per gain places the rule's gain anywhere from x1.3 to x2.3 below the band (the
+  // scatter of docs/baumgarte.md section 9); the mean of three is the measurement the rule is judged on.
+  options.ensemble_size = 3;
   const AdaptiveGainScan scan = scanAdaptiveGains(problem, options);
   REQUIRE(scan.best.size() == 1);
   const AdaptiveGainBest& best = scan.best[0];
@@ -229,7 +232,7 @@ TEST_CASE("adaptive gain scan: ida_index1 on Andrews' squeezer wants omega = 1 /
   CHECK(previous_top.reached_end);
   CHECK(previous_top.work < 10 * best.unstabilized.work);
   // The best lies past the first grid's top, and the recommendation from one measuring run at
-  // the scan's tolerance is within a factor 2 of it, inside the band.
+  // the scan's tolerance is within a factor 2 of its band (the issue's target).
   CHECK(best.smoothed_best_omega > options.omegas.back());
   ModelGuidanceOptions guidance;
   guidance.horizon = problem.t_end - problem.start.t;
@@ -238,11 +241,14 @@ TEST_CASE("adaptive gain scan: ida_index1 on Andrews' squeezer wants omega = 1 /
       recommendBaumgarteForModel(*andrews.system, problem.start, Integrator::IdaIndex1, 0.01, guidance);
   REQUIRE(g.time_scale.summary.ok());
   const double omega = g.recommendation.omega;
-  CHECK(omega == Approx(kIdaIndex1OmegaStep / g.time_scale.mean_step));
-  CHECK(omega > 20.0 * g.time_scale.motion_rate);  // the CVODE rule, omega = Omega, is far off
+  // ida_index1's rule: omega h = 0.019 Omega T over the run's 0.03 s (Omega T = 13 radians).
+  CHECK(omega == Approx(kIdaIndex1OmegaStepPerRadian * g.time_scale.motion_rate * guidance.horizon /
+                        g.time_scale.mean_step));
+  CHECK(omega > 10.0 * g.time_scale.motion_rate);  // the CVODE rule, omega = Omega, is far off
   const AdaptiveGainPlacement place = placeInBand(best, omega);
-  CHECK(place.ratio >= 0.5);
-  CHECK(place.ratio <= 2.0);
-  CHECK(place.side == 0);
-  CHECK(place.loss <= options.band_tolerance);
+  CHECK(place.outside_factor <= 2.0);
+  // Measured: x1.73 below the band, 0.24 digits below the smoothed best (the full scan with an
+  // ensemble of 7: x1.73 below, 0.17 +- 0.09); 1/h, the rule without the horizon, sat inside the
+  // band. The bound keeps the rule from drifting further off this case.
+  CHECK(place.loss <= 0.3);
 }

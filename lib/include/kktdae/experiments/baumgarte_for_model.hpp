@@ -13,7 +13,9 @@ namespace kktdae {
 
 struct ModelGuidanceOptions {
   /// ζ and safety as for recommendBaumgarte(); motion_rate, mean_step and measured_limit are
-  /// filled in from the measurement (a value given here is overwritten).
+  /// filled in from the measurement (a value given here is overwritten). guidance.horizon, the
+  /// length of the run the gain is for (ida_index1's rule uses it), defaults to `horizon` when 0:
+  /// give the real run's length when the measuring run is shorter.
   BaumgarteGuidanceOptions guidance;
   double horizon = 2.0;      ///< length of the measuring run(s) [s] from the start
   /// Adaptive: rtol = atol of the measuring run; give the run's own, since the mean step (the
