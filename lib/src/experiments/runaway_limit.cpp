@@ -47,9 +47,28 @@ void RunawayLimitOptions::validate() const {
   requirePositive("decay_ratio", decay_ratio);
 }
 
+namespace {
+
+/// The measured run's length T [s]: the horizon, and at least min_steps steps.
+double runLength(const RunawayLimitOptions& options) {
+  return options.dt * static_cast<double>(std::max(options.min_steps, std::lround(options.horizon / options.dt)));
+}
+
+/// Rule 2 of the prediction: the energy pumped from the end of the settling to T at `rate`
+/// against energy_fraction of `kinetic`.
+RunawayVerdict pumpingVerdict(double rate, double kinetic, const RunawayLimitOptions& options) {
+  const double pumped = rate * (runLength(options) - options.settle_time);
+  // A rate that could not be fitted (the probe ended inside the settling window) cannot say
+  // "stable": treat it as the probe's own failure would be.
+  if (!std::isfinite(pumped)) return RunawayVerdict::ProbeUnstable;
+  return pumped > options.energy_fraction * kinetic ? RunawayVerdict::Pumped : RunawayVerdict::Stable;
+}
+
+}  // namespace
+
 RunawayVerdict runawayVerdict(const EnergyPumping& pumping, const RunawayLimitOptions& options) {
   if (pumping.behaviour == ErrorBehaviour::BlowUp) return RunawayVerdict::ProbeUnstable;
-  const double run_length = options.dt * static_cast<double>(std::max(options.min_steps, std::lround(options.horizon / options.dt)));
+  const double run_length = runLength(options);
   const double probe_length = static_cast<double>(pumping.steps) * options.dt;
   // A probe whose late error is above e0 may still sit on the correction's slow transient: near a
   // linear limit the error decays slowly, and at ζ = 1 it first rises (k·ρ^k). Carry it on to T at
@@ -63,11 +82,7 @@ RunawayVerdict runawayVerdict(const EnergyPumping& pumping, const RunawayLimitOp
     late *= std::pow(pumping.late_max / pumping.previous_max, tenths);
   }
   if (!(late <= pumping.e0)) return RunawayVerdict::ProbeUnstable;
-  const double pumped = pumping.rate * (run_length - options.settle_time);
-  // A rate that could not be fitted (the probe ended inside the settling window) cannot say
-  // "stable": treat it as the probe's own failure would be.
-  if (!std::isfinite(pumped)) return RunawayVerdict::ProbeUnstable;
-  return pumped > options.energy_fraction * pumping.mean_kinetic ? RunawayVerdict::Pumped : RunawayVerdict::Stable;
+  return pumpingVerdict(pumping.rate, pumping.mean_kinetic, options);
 }
 
 RunawayVerdict runawayVerdict(const std::vector<EnergyPumping>& probes, const RunawayLimitOptions& options) {
@@ -81,11 +96,9 @@ RunawayVerdict runawayVerdict(const std::vector<EnergyPumping>& probes, const Ru
     kinetic += probe.mean_kinetic;
   }
   const double count = static_cast<double>(probes.size());
-  const double run_length = options.dt * static_cast<double>(std::max(options.min_steps, std::lround(options.horizon / options.dt)));
   // The ensemble's verdict on the mean: one probe's rate is one draw of the bursts a chaotic
   // motion pumps and gives back, and what a run of length T integrates is their mean.
-  const double pumped = rate / count * (run_length - options.settle_time);
-  return pumped > options.energy_fraction * kinetic / count ? RunawayVerdict::Pumped : RunawayVerdict::Stable;
+  return pumpingVerdict(rate / count, kinetic / count, options);
 }
 
 State nearbyStart(const ConstrainedSystem& system, const State& start, int index, double spread) {
@@ -130,24 +143,25 @@ namespace {
 RunawayProbeEnsemble summarize(const std::vector<EnergyPumping>& probes, const RunawayLimitOptions& options) {
   RunawayProbeEnsemble out;
   out.probes = static_cast<int>(probes.size());
-  double sum = 0.0, sum_kinetic = 0.0;
-  int stable = 0;
+  std::vector<const EnergyPumping*> stable;
   for (const EnergyPumping& p : probes) {
     if (runawayVerdict(p, options) == RunawayVerdict::ProbeUnstable) {
       ++out.unstable;
-      continue;
+    } else {
+      stable.push_back(&p);
     }
-    ++stable;
-    sum += p.rate;
-    sum_kinetic += p.mean_kinetic;
   }
-  out.mean_rate = stable > 0 ? sum / stable : std::numeric_limits<double>::quiet_NaN();
-  out.mean_kinetic = stable > 0 ? sum_kinetic / stable : std::numeric_limits<double>::quiet_NaN();
+  const double n = static_cast<double>(stable.size());
+  double sum = 0.0, sum_kinetic = 0.0;
+  for (const EnergyPumping* p : stable) {
+    sum += p->rate;
+    sum_kinetic += p->mean_kinetic;
+  }
+  out.mean_rate = stable.empty() ? std::numeric_limits<double>::quiet_NaN() : sum / n;
+  out.mean_kinetic = stable.empty() ? std::numeric_limits<double>::quiet_NaN() : sum_kinetic / n;
   double squares = 0.0;
-  for (const EnergyPumping& p : probes) {
-    if (runawayVerdict(p, options) != RunawayVerdict::ProbeUnstable) squares += (p.rate - out.mean_rate) * (p.rate - out.mean_rate);
-  }
-  out.rate_deviation = stable > 1 ? std::sqrt(squares / (stable - 1)) : 0.0;
+  for (const EnergyPumping* p : stable) squares += (p->rate - out.mean_rate) * (p->rate - out.mean_rate);
+  out.rate_deviation = stable.size() > 1 ? std::sqrt(squares / (n - 1.0)) : 0.0;
   return out;
 }
 
