@@ -24,6 +24,8 @@ Commands (numpy and the standard library only; /usr/bin/python3):
   tables DIR... --rule NAME     the markdown tables of docs/baumgarte.md §9
   compare DIR...                the current rule here against the 3-member table in --doc
   curve  DIR... [--case WORDS]  a scan's grid points, smoothed curve and band
+  retest A B [--rule NAME]      two scans a fraction of a decade apart in tolerance: does the band
+                                reproduce within ×2, and do the rules hit on both
 --ensemble N (default 7) is the scan's ensemble size (the error bars need it; the CSV does not
 hold it). --smoothing (2) and --band (0.1) are AdaptiveGainOptions' smoothing_half_width and
 band_tolerance as kktdae-errdyn sets them.
@@ -572,10 +574,75 @@ def command_curve(args):
     return 0
 
 
+def band_gap(a, b):
+    """How far apart two bands are: 1 where they overlap, else the factor between the nearer ends."""
+    if a.band_high >= b.band_low and b.band_high >= a.band_low:
+        return 1.0
+    return max(b.band_low / a.band_high, a.band_low / b.band_high)
+
+
+def decade_key(c):
+    """Cases of two scans at tolerances a fraction of a decade apart are the same (model, integrator, decade)."""
+    return (c.model, c.integrator, int(round(math.log10(c.tolerance))))
+
+
+def command_retest(args):
+    """Does the measurement reproduce itself? Two scans of the same cases at tolerances a fraction of
+    a decade apart (no ensemble member shared): per case the two bands, the factor between them, and
+    whether each scan's smoothed best lies within ×2 of the other's band; then, per integrator, how
+    many cases reproduce and how the rules do on both."""
+    if len(args.dirs) != 2:
+        raise SystemExit("retest needs exactly two directories")
+    first, second = (load(d) for d in args.dirs)
+    s_first, s_second = smooth_all(first, args), smooth_all(second, args)
+    partner = {decade_key(c): c for c in second}
+    names = args.rule or ["current"]
+    rules = [rule_named(n) for n in names]
+    lines = ["| case | band A | band B | gap | A's best in B (×2) | B's best in A (×2) | " +
+             " | ".join("%s: A, B" % n for n in names) + " |",
+             "|---|---|---|---|---|---|" + "---|" * len(names)]
+    tally = {}
+    for a in first:
+        b = partner.get(decade_key(a))
+        if b is None:
+            continue
+        sa, sb = s_first[a.key()], s_second[b.key()]
+        a_in_b = place(sb, sa.best_omega).hit()
+        b_in_a = place(sa, sb.best_omega).hit()
+        cells = []
+        t = tally.setdefault(a.integrator, {"cases": 0, "reproduce": 0, "rules": [[0, 0, 0, 0] for _ in names]})
+        t["cases"] += 1
+        reproduces = a_in_b and b_in_a
+        t["reproduce"] += reproduces
+        for k, rule in enumerate(rules):
+            ha, hb = place(sa, rule(a)).hit(), place(sb, rule(b)).hit()
+            cells.append("%s, %s" % ("hit" if ha else "miss", "hit" if hb else "miss"))
+            counts = t["rules"][k]
+            counts[0] += ha and hb
+            counts[1] += reproduces
+            counts[2] += reproduces and ha and hb
+            counts[3] += (not reproduces) and (ha != hb)
+        lines.append("| %s | %s–%s | %s–%s | %.3g | %s | %s | %s |" % (
+            a.label(), fmt(sa.band_low), fmt(sa.band_high), fmt(sb.band_low), fmt(sb.band_high), band_gap(sa, sb),
+            "yes" if a_in_b else "no", "yes" if b_in_a else "no", " | ".join(cells)))
+    print("\n".join(lines))
+    print()
+    print("| integrator | cases | measurement reproduces itself | " +
+          " | ".join("%s: hit in both / of those that reproduce" % n for n in names) + " |")
+    print("|---|---|---|" + "---|" * len(names))
+    for integrator in INTEGRATORS:
+        if integrator not in tally:
+            continue
+        t = tally[integrator]
+        print("| %s | %d | %d | %s |" % (integrator, t["cases"], t["reproduce"], " | ".join(
+            "%d / %d of %d" % (r[0], r[2], r[1]) for r in t["rules"])))
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", choices=["check", "count", "cases", "search", "tables", "compare",
-                                                        "curve"])
+                                                        "curve", "retest"])
     parser.add_argument("dirs", nargs="*", help="run directories (kktdae-errdyn --out DIR --adaptive)")
     parser.add_argument("--rule", action="append", help="a rule name (repeatable): %s, power:..., drift:..." %
                         ", ".join(RULES))
@@ -593,7 +660,8 @@ def main(argv=None):
     if args.command == "search" and not args.fit:
         parser.error("search needs --fit DIR")
     return {"check": command_check, "count": command_count, "cases": command_cases, "search": command_search,
-            "tables": command_tables, "compare": command_compare, "curve": command_curve}[args.command](args)
+            "tables": command_tables, "compare": command_compare, "curve": command_curve,
+            "retest": command_retest}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -118,3 +118,33 @@ def test_the_scripts_proposed_rule_is_the_librarys(chain, tmp_path):
     assert library.omega < kktdae.recommend_baumgarte("ida_index1", 0.01, mean_step=ida.mean_step).omega
     with pytest.raises(ValueError, match="horizon"):
         kktdae.recommend_baumgarte("ida_index1", 0.01, motion_rate=3.7, mean_step=0.01, horizon=-1.0)
+
+
+def test_retest_sees_whether_a_band_reproduces(chain, tmp_path, capsys):
+    rules = load_script()
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir()
+    second.mkdir()
+    write_scan(first, chain, [1.0], ensemble=1)
+    # The same scan, against itself, reproduces every case.
+    assert rules.main(["retest", str(first), str(first)]) == 0
+    out = capsys.readouterr().out
+    assert "| cvode_bdf | 1 | 1 |" in out and "| ida_index1 | 1 | 1 |" in out
+    # A second measurement whose curve peaks at the grid's top (+3 digits at ω = 100) does not.
+    with open(first / "adaptive_gains.csv", newline="") as f:
+        rows = list(csv.reader(f))
+    for r in rows[1:]:
+        if float(r[3]) == 100.0:
+            r[9] = repr(float(r[9]) + 3.0)
+    with open(second / "adaptive_gains.csv", "w", newline="") as f:
+        csv.writer(f).writerows(rows)
+    (second / "adaptive_best.csv").write_text((first / "adaptive_best.csv").read_text())
+    a = rules.Smoothed(rules.load(str(first))[0], 1, 2, 0.1)
+    b = rules.Smoothed(rules.load(str(second))[0], 1, 2, 0.1)
+    assert b.best_omega == 100.0 and a.band_high < 50.0
+    assert rules.band_gap(a, b) == b.band_low / a.band_high > 1.0
+    assert rules.main(["retest", str(first), str(second)]) == 0
+    out = capsys.readouterr().out
+    assert "| cvode_bdf | 1 | 0 |" in out
+    with pytest.raises(SystemExit, match="two directories"):
+        rules.main(["retest", str(first)])
