@@ -601,27 +601,26 @@ def command_retest(args):
     lines = ["| case | band A | band B | gap | A's best in B (×2) | B's best in A (×2) | " +
              " | ".join("%s: A, B" % n for n in names) + " |",
              "|---|---|---|---|---|---|" + "---|" * len(names)]
-    tally = {}
+    tally, unmatched = {}, []
     for a in first:
         b = partner.get(decade_key(a))
         if b is None:
+            unmatched.append(a.label())
             continue
         sa, sb = s_first[a.key()], s_second[b.key()]
         a_in_b = place(sb, sa.best_omega).hit()
         b_in_a = place(sa, sb.best_omega).hit()
         cells = []
-        t = tally.setdefault(a.integrator, {"cases": 0, "reproduce": 0, "rules": [[0, 0, 0, 0] for _ in names]})
+        # per rule: [hit on both scans, hit on both where the measurement reproduces]
+        t = tally.setdefault(a.integrator, {"cases": 0, "reproduce": 0, "rules": [[0, 0] for _ in names]})
         t["cases"] += 1
         reproduces = a_in_b and b_in_a
         t["reproduce"] += reproduces
         for k, rule in enumerate(rules):
             ha, hb = place(sa, rule(a)).hit(), place(sb, rule(b)).hit()
             cells.append("%s, %s" % ("hit" if ha else "miss", "hit" if hb else "miss"))
-            counts = t["rules"][k]
-            counts[0] += ha and hb
-            counts[1] += reproduces
-            counts[2] += reproduces and ha and hb
-            counts[3] += (not reproduces) and (ha != hb)
+            t["rules"][k][0] += ha and hb
+            t["rules"][k][1] += reproduces and ha and hb
         lines.append("| %s | %s–%s | %s–%s | %.3g | %s | %s | %s |" % (
             a.label(), fmt(sa.band_low), fmt(sa.band_high), fmt(sb.band_low), fmt(sb.band_high), band_gap(sa, sb),
             "yes" if a_in_b else "no", "yes" if b_in_a else "no", " | ".join(cells)))
@@ -635,7 +634,10 @@ def command_retest(args):
             continue
         t = tally[integrator]
         print("| %s | %d | %d | %s |" % (integrator, t["cases"], t["reproduce"], " | ".join(
-            "%d / %d of %d" % (r[0], r[2], r[1]) for r in t["rules"])))
+            "%d / %d of %d" % (both, reproduced, t["reproduce"]) for both, reproduced in t["rules"])))
+    if unmatched:
+        print()
+        print("no case at the same decade in %s for: %s" % (args.dirs[1], ", ".join(unmatched)))
     return 0
 
 
