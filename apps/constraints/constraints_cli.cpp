@@ -34,7 +34,8 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
                  "measured by one short run); 'auto-measured' also bisects the fixed-step integrator's real limit of "
                  "dt*omega on the chain over this run's dt and length and applies the safety factor to it (about a "
                  "dozen runs; adaptive ones: as 'auto'); 'auto-scan' (adaptive integrators) measures the gain on the chain "
-                 "instead: a scan of omega over the same short run, about a hundred runs (docs/baumgarte.md section 9, "
+                 "instead: a scan of omega over the same short run and a finer one around its best, a few hundred runs "
+                 "(docs/baumgarte.md section 9, "
                  "'Measured gains')")
       ->capture_default_str();
   app.add_option("--dt", flags.dt, "time step [s]; the output spacing of the adaptive integrators")

@@ -127,6 +127,7 @@ nlohmann::json runSettings(const ConstraintsRun& run) {
                                   {"smoothed_best_omega", t.best.smoothed_best_omega},
                                   {"band_low", t.best.band_low},
                                   {"band_high", t.best.band_high},
+                                  {"refined", t.refined},
                                   {"runs", t.runs},
                                   {"model_calls", t.model_calls}};
     doc["baumgarte_reasoning"] = flags.baumgarte_reasoning;

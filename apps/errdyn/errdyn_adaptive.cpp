@@ -76,6 +76,7 @@ ModelGuidance tuneCase(const OwnedProblem& owned, Integrator integrator, double 
   guidance.tuner.outputs = kOutputs;
   guidance.tuner.scored_components = owned.problem.reference_path[0].size();
   guidance.tuner.parallel.threads = settings.threads;
+  guidance.tuner.refine_per_decade = settings.tuner_refine_per_decade;
   return recommendBaumgarteForModel(*owned.problem.system, owned.problem.start, integrator, guidance.horizon,
                                     guidance);
 }
@@ -83,7 +84,7 @@ ModelGuidance tuneCase(const OwnedProblem& owned, Integrator integrator, double 
 const char* kTunedHeader =
     "model,integrator,tolerance,horizon,motion_rate,mean_step,rule_omega,tuned_used,tuned_omega,tuned_smoothed_best,"
     "tuned_band_low,tuned_band_high,grid_low,grid_high,grid_points,tuned_runs,tuned_model_calls,"
-    "reference_model_calls,unstabilized_work,measuring_model_calls\n";
+    "reference_model_calls,unstabilized_work,measuring_model_calls,refined,coarse_band_low,coarse_band_high\n";
 
 /// One adaptive_tuned.csv row and its JSON.
 std::string tunedRow(const OwnedProblem& owned, Integrator integrator, double tolerance, const ModelGuidance& g,
@@ -100,7 +101,8 @@ std::string tunedRow(const OwnedProblem& owned, Integrator integrator, double to
           {"grid_high", scanned ? t.best.omegas.back() : 0.0}, {"grid_points", t.grid_points},
           {"tuned_runs", t.runs}, {"tuned_model_calls", t.model_calls},
           {"reference_model_calls", t.reference_model_calls}, {"unstabilized_work", unstabilized},
-          {"measuring_model_calls", measuring}, {"reasoning", g.recommendation.reasoning}};
+          {"measuring_model_calls", measuring}, {"refined", t.refined}, {"coarse_band_low", t.coarse.band_low},
+          {"coarse_band_high", t.coarse.band_high}, {"reasoning", g.recommendation.reasoning}};
   return owned.problem.name + "," + std::string(toString(integrator)) + "," + shortest(tolerance) + "," +
          shortest(horizon) + "," + shortest(g.time_scale.motion_rate) + "," + shortest(g.time_scale.mean_step) + "," +
          shortest(t.rule_omega) + "," + (t.used ? "1" : "0") + "," + shortest(g.recommendation.omega) + "," +
@@ -108,7 +110,8 @@ std::string tunedRow(const OwnedProblem& owned, Integrator integrator, double to
          "," + shortest(scanned ? t.best.omegas.front() : 0.0) + "," + shortest(scanned ? t.best.omegas.back() : 0.0) +
          "," + std::to_string(t.grid_points) + "," + std::to_string(t.runs) + "," + std::to_string(t.model_calls) +
          "," + std::to_string(t.reference_model_calls) + "," + std::to_string(unstabilized) + "," +
-         std::to_string(measuring) + "\n";
+         std::to_string(measuring) + "," + (t.refined ? "1" : "0") + "," + shortest(t.coarse.band_low) + "," +
+         shortest(t.coarse.band_high) + "\n";
 }
 
 std::string tunedLine(const OwnedProblem& owned, Integrator integrator, double tolerance, const ModelGuidance& g) {

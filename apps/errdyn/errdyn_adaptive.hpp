@@ -26,6 +26,8 @@ struct AdaptiveGainSettings {
   /// is the out-of-sample check of a user who tunes on a short run; 1 separates it from the full
   /// scan by the grid offset alone.
   double tuner_horizon_fraction = 0.5;
+  /// The tuner's refinement (AdaptiveGainTunerOptions::refine_per_decade; 0 = none).
+  int tuner_refine_per_decade = 0;
 };
 
 /// Scans the double and triple pendulum, the circle, Andrews' squeezer and the car axis; writes

@@ -40,6 +40,8 @@ struct Flags {
   std::vector<double> adaptive_tolerances = {1e-5, 1e-7, 1e-10};  ///< --adaptive: rtol = atol of the scans
   bool adaptive_tuner_only = false;  ///< only the tuner of every --adaptive case (no full scan)
   double adaptive_tuner_horizon = 0.5;  ///< the part of each case's run the tuner scans
+  /// The tuner's refinement, gains per decade (0 = none): the library's default unless given.
+  int adaptive_tuner_refine = kktdae::AdaptiveGainTunerOptions{}.refine_per_decade;
 };
 
 const std::vector<Integrator> kFixedStep = {Integrator::ExplicitEuler, Integrator::SemiImplicitEuler, Integrator::Rk4};
@@ -283,14 +285,18 @@ int run(const Flags& flags) {
   if (flags.trajectory && !interrupted()) document["trajectory"] = runTrajectory(dir, models, flags.threads);
   if (flags.adaptive_tuner_only && !interrupted()) {
     std::printf("\nThe tuner (recommendBaumgarteForModel, AdaptiveGainMode::Scan) on the first %g of each --adaptive case's run\n"
-                "(omega = 10^((k + 0.25)/4), ensemble of 3; tuned = the middle of its band; runs and model calls it spent):\n",
-                flags.adaptive_tuner_horizon);
+                "(omega = 10^((k + 0.25)/4), ensemble of 3%s; tuned = the middle of its band; runs and model calls it spent):\n",
+                flags.adaptive_tuner_horizon,
+                flags.adaptive_tuner_refine > 0
+                    ? (", then " + std::to_string(flags.adaptive_tuner_refine) + " per decade around it, ensemble of 7").c_str()
+                    : "");
     std::vector<std::string> lines;
     AdaptiveGainSettings settings;
     settings.threads = flags.threads;
     settings.tolerances = flags.adaptive_tolerances;
     settings.tuner_only = true;
     settings.tuner_horizon_fraction = flags.adaptive_tuner_horizon;
+    settings.tuner_refine_per_decade = flags.adaptive_tuner_refine;
     document["adaptive_tuned"] = runAdaptiveGains(dir, settings, lines);
     for (const std::string& line : lines) std::printf("  %s\n", line.c_str());
   } else if (flags.adaptive && !interrupted()) {
@@ -306,6 +312,7 @@ int run(const Flags& flags) {
     settings.ensemble = flags.adaptive_ensemble;
     settings.tolerances = flags.adaptive_tolerances;
     settings.tuner_horizon_fraction = flags.adaptive_tuner_horizon;
+    settings.tuner_refine_per_decade = flags.adaptive_tuner_refine;
     document["adaptive"] = runAdaptiveGains(dir, settings, lines);
     for (const std::string& line : lines) std::printf("  %s\n", line.c_str());
   }
@@ -351,6 +358,11 @@ int main(int argc, char** argv) {
                  "--adaptive, --adaptive-tuner-only: the part of each case's run the tuner scans, from its start "
                  "(0.5: the first half)")
       ->check(CLI::Range(1e-3, 1.0))
+      ->capture_default_str();
+  app.add_option("--adaptive-tuner-refine", flags.adaptive_tuner_refine,
+                 "--adaptive, --adaptive-tuner-only: the tuner's second scan around its first band, gains per decade "
+                 "(ensemble of 7, smoothing +-2; 0: none)")
+      ->check(integerInRange(0, 64))
       ->capture_default_str();
   app.add_option("--adaptive-tolerances", flags.adaptive_tolerances, "--adaptive: rtol = atol of each scan")
       ->check(finiteInRange(1e-13, 1e-3))

@@ -384,6 +384,8 @@ TEST_CASE("constraints app: --baumgarte auto-scan measures the adaptive gain on 
   CHECK(scan["band_low"].get<double>() <= m["baumgarte"].get<double>());
   CHECK(m["baumgarte"].get<double>() <= scan["band_high"].get<double>());
   CHECK(scan["rule_omega"].get<double>() == g.tuning.rule_omega);
+  CHECK(scan["refined"] == g.tuning.refined);
+  CHECK(scan["refined"] == true);  // the tuner's default
   CHECK_THAT(m["baumgarte_reasoning"].get<std::string>(), Contains("measured on the model"));
   CHECK(m["results"]["baumgarte"]["status"] == "ok");
   // A fixed-step integrator has its own measured mode.

@@ -85,12 +85,25 @@ def test_recommend_baumgarte_for_model_scan_mode_measures_the_gain_on_the_model(
     assert g.recommendation.omega == t.omega
     assert t.rule_omega == rule.recommendation.omega
     assert "measured on the model" in g.recommendation.reasoning
-    # Its grid is the tuner grid (perhaps extended), and every run and model call is counted.
+    # The coarse grid is the tuner grid (perhaps extended); the gain comes from the refinement's
+    # grid around it, and every run and model call of both is counted.
+    assert t.refined
     grid = kktdae.adaptive_gain_tuner_grid(g.time_scale.motion_rate, g.time_scale.mean_step, options.tuner)
-    assert best.omegas[:len(grid)] == grid
-    assert len(t.scan_runs) == t.grid_points + 1
-    assert t.runs == 1 + sum(len(run.member_work) for run in t.scan_runs)
-    assert t.model_calls == t.reference_model_calls + sum(sum(run.member_work) for run in t.scan_runs)
+    assert t.coarse.omegas[:len(grid)] == grid
+    assert best.omegas == kktdae.adaptive_gain_refine_grid(t.coarse, options.tuner)
+    assert len(t.coarse_runs) + len(t.scan_runs) == t.grid_points + 2
+    assert {len(run.member_work) for run in t.coarse_runs} == {3}
+    assert {len(run.member_work) for run in t.scan_runs} == {7}
+    everything = t.coarse_runs + t.scan_runs
+    assert t.runs == 1 + sum(len(run.member_work) for run in everything)
+    assert t.model_calls == t.reference_model_calls + sum(sum(run.member_work) for run in everything)
+    # Without the refinement the coarse scan is the answer, the same scan bit for bit.
+    options.tuner.refine_per_decade = 0
+    coarse = kktdae.recommend_baumgarte_for_model(chain, start, "cvode_bdf", 0.01, options).tuning
+    assert coarse.used and not coarse.refined
+    assert coarse.best.smoothed_efficiency == t.coarse.smoothed_efficiency
+    assert coarse.omega == math.sqrt(coarse.best.band_low * coarse.best.band_high)
+    assert len(coarse.scan_runs) == coarse.grid_points + 1
 
 
 def test_tuner_options_are_checked_by_name():
@@ -98,6 +111,10 @@ def test_tuner_options_are_checked_by_name():
         kktdae.AdaptiveGainTunerOptions(grid_offset=1.5).validate()
     with pytest.raises(ValueError, match="per_decade"):
         kktdae.ModelGuidanceOptions(tuner=kktdae.AdaptiveGainTunerOptions(per_decade=0)).validate()
+    with pytest.raises(ValueError, match="refine_ensemble_size"):
+        kktdae.AdaptiveGainTunerOptions(refine_ensemble_size=2).validate()
+    with pytest.raises(ValueError, match="refine_candidate_tolerance"):
+        kktdae.AdaptiveGainTunerOptions(refine_candidate_tolerance=0.01).validate()
     with pytest.raises(ValueError, match="AdaptiveGainMode"):
         kktdae.AdaptiveGainMode("sometimes")
     assert kktdae.AdaptiveGainMode("rule").label == "rule"

@@ -729,6 +729,11 @@ class AdaptiveGainTunerOptions:
     reference_tolerance: float
     scored_components: int
     max_steps_factor: int
+    refine_per_decade: int
+    refine_ensemble_size: int
+    refine_smoothing_half_width: int
+    refine_candidate_tolerance: float
+    refine_margin: float
     threads: int
     def __init__(self, **fields: object) -> None: ...
     def validate(self) -> None: ...
@@ -741,6 +746,9 @@ class AdaptiveGainTuning:
     reference_tolerance: float
     best: AdaptiveGainBest
     scan_runs: List[AdaptiveGainRun]
+    refined: bool
+    coarse: AdaptiveGainBest
+    coarse_runs: List[AdaptiveGainRun]
     grid_points: int
     runs: int
     model_calls: int
@@ -769,3 +777,4 @@ def recommend_baumgarte_for_model(system: ConstrainedSystem, start: State, integ
                                   dt: float, options: ModelGuidanceOptions = ...) -> ModelGuidance: ...
 def adaptive_gain_tuner_grid(motion_rate: float, mean_step: float,
                              options: AdaptiveGainTunerOptions = ...) -> List[float]: ...
+def adaptive_gain_refine_grid(coarse: AdaptiveGainBest, options: AdaptiveGainTunerOptions = ...) -> List[float]: ...

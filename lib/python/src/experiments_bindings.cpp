@@ -180,7 +180,7 @@ void bindAdaptiveGains(py::module_& m) {
 void bindModelGuidance(py::module_& m) {
   py::enum_<AdaptiveGainMode> mode(m, "AdaptiveGainMode",
                                    "How recommend_baumgarte_for_model picks an adaptive gain: RULE (closed form from\n"
-                                   "one measuring run) or SCAN (also scans ω on the model; some tens of runs).");
+                                   "one measuring run) or SCAN (also scans ω on the model; a few hundred runs).");
   addNamedValues(mode, std::vector<AdaptiveGainMode>{AdaptiveGainMode::Rule, AdaptiveGainMode::Scan});
 
   py::class_<AdaptiveGainTunerOptions> tuner(m, "AdaptiveGainTunerOptions",
@@ -207,6 +207,16 @@ void bindModelGuidance(py::module_& m) {
                      "the first coordinates of q scored (0 = all)")
       .def_readwrite("max_steps_factor", &AdaptiveGainTunerOptions::max_steps_factor,
                      "each run's step cap per output interval: this × the measuring run's per interval (at least 50)")
+      .def_readwrite("refine_per_decade", &AdaptiveGainTunerOptions::refine_per_decade,
+                     "a second, finer scan around the first one's near-best gains, gains per decade (0 = none)")
+      .def_readwrite("refine_ensemble_size", &AdaptiveGainTunerOptions::refine_ensemble_size,
+                     "its runs per grid point (odd ≥ 1)")
+      .def_readwrite("refine_smoothing_half_width", &AdaptiveGainTunerOptions::refine_smoothing_half_width,
+                     "its neighbours averaged on each side")
+      .def_readwrite("refine_candidate_tolerance", &AdaptiveGainTunerOptions::refine_candidate_tolerance,
+                     "it spans the coarse gains within this many digits of the coarse best (≥ band_tolerance)")
+      .def_readwrite("refine_margin", &AdaptiveGainTunerOptions::refine_margin,
+                     "widened by this many decades each side, inside the coarse grid (≥ 0)")
       .def_property(
           "threads", [](const AdaptiveGainTunerOptions& o) { return o.parallel.threads; },
           [](AdaptiveGainTunerOptions& o, int threads) { o.parallel.threads = threads; },
@@ -220,13 +230,16 @@ void bindModelGuidance(py::module_& m) {
       .def_readonly("omega", &AdaptiveGainTuning::omega, "√(band_low · band_high) [rad/s]")
       .def_readonly("rule_omega", &AdaptiveGainTuning::rule_omega, "the closed form's gain from the same run [rad/s]")
       .def_readonly("reference_tolerance", &AdaptiveGainTuning::reference_tolerance)
-      .def_readonly("best", &AdaptiveGainTuning::best, "the scan's AdaptiveGainBest (smoothed best, band, curve, grid)")
+      .def_readonly("best", &AdaptiveGainTuning::best, "the scan's AdaptiveGainBest (smoothed best, band, curve, grid; the refinement's if it ran)")
       .def_readonly("scan_runs", &AdaptiveGainTuning::scan_runs, "its grid points, ω = 0 first")
-      .def_readonly("grid_points", &AdaptiveGainTuning::grid_points, "gains scanned (ω = 0 not counted)")
+      .def_readonly("refined", &AdaptiveGainTuning::refined, "the refinement ran and best is its scan")
+      .def_readonly("coarse", &AdaptiveGainTuning::coarse, "refined: the first scan's AdaptiveGainBest")
+      .def_readonly("coarse_runs", &AdaptiveGainTuning::coarse_runs, "refined: the first scan's grid points")
+      .def_readonly("grid_points", &AdaptiveGainTuning::grid_points, "gains scanned in both scans (ω = 0 not counted)")
       .def_readonly("runs", &AdaptiveGainTuning::runs, "solver runs: the reference and every member")
       .def_readonly("model_calls", &AdaptiveGainTuning::model_calls, "model calls of all of them")
       .def_readonly("reference_model_calls", &AdaptiveGainTuning::reference_model_calls, "of those, the reference's");
-  defRepr(tuning, {"used", "omega", "rule_omega", "grid_points", "runs", "model_calls"});
+  defRepr(tuning, {"used", "refined", "omega", "rule_omega", "grid_points", "runs", "model_calls"});
 
   py::class_<ModelGuidanceOptions> options(m, "ModelGuidanceOptions",
                                            "What recommend_baumgarte_for_model measures and how.");
@@ -271,6 +284,11 @@ void bindModelGuidance(py::module_& m) {
   m.def("adaptive_gain_tuner_grid", &adaptiveGainTunerGrid, py::arg("motion_rate"), py::arg("mean_step"),
         py::arg("options") = AdaptiveGainTunerOptions{},
         "The SCAN grid: 10^((k + grid_offset)/per_decade) within [low_factor·min(Ω, 1/h̄), high_factor·max(Ω, 1/h̄)].");
+  m.def("adaptive_gain_refine_grid", &adaptiveGainRefineGrid, py::arg("coarse"),
+        py::arg("options") = AdaptiveGainTunerOptions{},
+        "The refinement's grid after the coarse scan `coarse` (an AdaptiveGainBest): refine_per_decade gains per\n"
+        "decade over the coarse gains within refine_candidate_tolerance of its best, widened by refine_margin\n"
+        "decades, inside the coarse grid; empty for refine_per_decade = 0 or a coarse scan without a usable point.");
 }
 
 }  // namespace

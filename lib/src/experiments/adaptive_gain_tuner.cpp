@@ -42,6 +42,22 @@ void AdaptiveGainTunerOptions::validate() const {
     throwInvalid("scored_components", "must be >= 0 (0 = all), got " + std::to_string(scored_components));
   }
   if (max_steps_factor < 1) throwInvalid("max_steps_factor", "must be >= 1, got " + std::to_string(max_steps_factor));
+  if (refine_per_decade < 0) {
+    throwInvalid("refine_per_decade", "must be >= 0 (0 = no refinement), got " + std::to_string(refine_per_decade));
+  }
+  if (refine_ensemble_size < 1 || refine_ensemble_size % 2 == 0) {
+    throwInvalid("refine_ensemble_size", "must be odd and >= 1, got " + std::to_string(refine_ensemble_size));
+  }
+  if (refine_smoothing_half_width < 0) {
+    throwInvalid("refine_smoothing_half_width", "must be >= 0, got " + std::to_string(refine_smoothing_half_width));
+  }
+  if (!(std::isfinite(refine_candidate_tolerance) && refine_candidate_tolerance >= band_tolerance)) {
+    throwInvalid("refine_candidate_tolerance", "must be finite and >= band_tolerance " + formatDouble(band_tolerance) +
+                                                   ", got " + formatDouble(refine_candidate_tolerance));
+  }
+  if (!(std::isfinite(refine_margin) && refine_margin >= 0.0)) {
+    throwInvalid("refine_margin", "must be finite and >= 0 decades, got " + formatDouble(refine_margin));
+  }
   parallel.validate();
 }
 
@@ -57,6 +73,35 @@ std::vector<double> adaptiveGainTunerGrid(double motion_rate, double mean_step, 
   const long k_high = static_cast<long>(std::floor(std::log10(high) * p - options.grid_offset + 1e-9));
   std::vector<double> grid;
   for (long k = k_low; k <= k_high; ++k) grid.push_back(std::pow(10.0, (static_cast<double>(k) + options.grid_offset) / p));
+  return grid;
+}
+
+std::vector<double> adaptiveGainRefineGrid(const AdaptiveGainBest& coarse, const AdaptiveGainTunerOptions& options) {
+  options.validate();
+  std::vector<double> grid;
+  if (options.refine_per_decade == 0 || !std::isfinite(coarse.smoothed_best_efficiency)) return grid;
+  if (coarse.smoothed_efficiency.size() != coarse.omegas.size()) {
+    throwInvalid("coarse", "holds " + std::to_string(coarse.smoothed_efficiency.size()) + " smoothed values for " +
+                               std::to_string(coarse.omegas.size()) + " gains");
+  }
+  // Every coarse gain near enough to the best to be the best once the noise is averaged down,
+  // not only the contiguous band: a second peak beyond a dip is a candidate too.
+  double low = 0.0, high = 0.0;
+  for (std::size_t i = 0; i < coarse.omegas.size(); ++i) {
+    if (!(coarse.smoothed_efficiency[i] >= coarse.smoothed_best_efficiency - options.refine_candidate_tolerance)) {
+      continue;
+    }
+    if (low == 0.0) low = coarse.omegas[i];
+    high = coarse.omegas[i];
+  }
+  const double widen = std::pow(10.0, options.refine_margin);
+  low = std::max(low / widen, coarse.omegas.front());
+  high = std::min(high * widen, coarse.omegas.back());
+  const double r = options.refine_per_decade;
+  const double offset = options.grid_offset / options.per_decade;  // decades, as the coarse grid's
+  const long j_low = static_cast<long>(std::ceil((std::log10(low) - offset) * r - 1e-9));
+  const long j_high = static_cast<long>(std::floor((std::log10(high) - offset) * r + 1e-9));
+  for (long j = j_low; j <= j_high; ++j) grid.push_back(std::pow(10.0, static_cast<double>(j) / r + offset));
   return grid;
 }
 
@@ -148,21 +193,51 @@ AdaptiveGainTuning tuneAdaptiveGain(const ConstrainedSystem& system, const State
   scan_options.smoothing_half_width = options.smoothing_half_width;
   scan_options.band_tolerance = options.band_tolerance;
   scan_options.parallel = options.parallel;
-  AdaptiveGainScan scan;
-  try {
-    scan = scanAdaptiveGains(problem, scan_options);
-  } catch (const std::invalid_argument& e) {
-    return fail(tuning, std::string("the scan refused its problem: ") + e.what());  // e.g. a reference of zeros
-  }
-  for (const AdaptiveGainRun& run : scan.runs) {
-    tuning.runs += static_cast<long>(run.member_work.size());
-    for (long work : run.member_work) tuning.model_calls += work;
-  }
-  tuning.best = std::move(scan.best.front());
-  tuning.scan_runs = std::move(scan.runs);
-  tuning.grid_points = static_cast<long>(tuning.best.omegas.size());
+  // Runs one scan and books its runs and model calls; false (with the reason) when it refused.
+  auto scan = [&](const AdaptiveGainOptions& o, AdaptiveGainBest& best, std::vector<AdaptiveGainRun>& runs,
+                  std::string& why) {
+    AdaptiveGainScan result;
+    try {
+      result = scanAdaptiveGains(problem, o);
+    } catch (const std::invalid_argument& e) {
+      why = std::string("the scan refused its problem: ") + e.what();  // e.g. a reference of zeros
+      return false;
+    }
+    for (const AdaptiveGainRun& run : result.runs) {
+      tuning.runs += static_cast<long>(run.member_work.size());
+      for (long work : run.member_work) tuning.model_calls += work;
+    }
+    best = std::move(result.best.front());
+    runs = std::move(result.runs);
+    tuning.grid_points += static_cast<long>(best.omegas.size());
+    return true;
+  };
+  std::string why;
+  if (!scan(scan_options, tuning.best, tuning.scan_runs, why)) return fail(tuning, why);
   if (!std::isfinite(tuning.best.smoothed_best_efficiency)) {
     return fail(tuning, "no grid point reached the end with every ensemble member");
+  }
+  const std::vector<double> refine_grid = adaptiveGainRefineGrid(tuning.best, options);
+  if (refine_grid.size() >= 2) {
+    AdaptiveGainOptions refine_options = scan_options;
+    refine_options.omegas = refine_grid;
+    // The coarse scan has already followed the flat work past its grid; the refinement stays inside.
+    refine_options.extend_max_omega = 0.0;
+    refine_options.ensemble_size = options.refine_ensemble_size;
+    refine_options.smoothing_half_width = options.refine_smoothing_half_width;
+    AdaptiveGainBest fine;
+    std::vector<AdaptiveGainRun> fine_runs;
+    if (scan(refine_options, fine, fine_runs, why) && std::isfinite(fine.smoothed_best_efficiency)) {
+      tuning.coarse = std::move(tuning.best);
+      tuning.coarse_runs = std::move(tuning.scan_runs);
+      tuning.best = std::move(fine);
+      tuning.scan_runs = std::move(fine_runs);
+      tuning.refined = true;
+    } else {
+      // The coarse band is still a measurement: keep it, and say why the finer one is missing.
+      spdlog::debug("tuneAdaptiveGain: the refinement gave no gain ({}); the coarse band stands",
+                    why.empty() ? "no grid point reached the end with every ensemble member" : why);
+    }
   }
   // The band's middle (in log ω) rather than the smoothed best: on a flat top the best is
   // whichever of several peaks the noise lifts (§9: the band of the same case moves by ×10 between
@@ -170,13 +245,22 @@ AdaptiveGainTuning tuneAdaptiveGain(const ConstrainedSystem& system, const State
   // band_tolerance is the estimate that moves least; on a sharp peak the two coincide.
   tuning.omega = std::sqrt(tuning.best.band_low * tuning.best.band_high);
   tuning.used = true;
-  char text[320];
-  std::snprintf(text, sizeof text,
-                "scanned %ld gains %.3g-%.3g rad/s (%d per decade, ensemble of %d, over %.3g s against ida_ggl at "
-                "%.0e): smoothed best %.3g, band %.3g-%.3g, its middle %.3g; %ld runs, %ld model calls",
-                tuning.grid_points, tuning.best.omegas.front(), tuning.best.omegas.back(), options.per_decade,
-                options.ensemble_size, horizon, tuning.reference_tolerance, tuning.best.smoothed_best_omega,
-                tuning.best.band_low, tuning.best.band_high, tuning.omega, tuning.runs, tuning.model_calls);
+  const AdaptiveGainBest& first = tuning.refined ? tuning.coarse : tuning.best;
+  char text[512];
+  int length = std::snprintf(text, sizeof text, "scanned %zu gains %.3g-%.3g rad/s (%d per decade, ensemble of %d",
+                             first.omegas.size(), first.omegas.front(), first.omegas.back(), options.per_decade,
+                             options.ensemble_size);
+  if (tuning.refined) {
+    length += std::snprintf(text + length, sizeof text - length,
+                            "; band %.3g-%.3g), then %zu gains %.3g-%.3g (%d per decade, ensemble of %d", first.band_low,
+                            first.band_high, tuning.best.omegas.size(), tuning.best.omegas.front(),
+                            tuning.best.omegas.back(), options.refine_per_decade, options.refine_ensemble_size);
+  }
+  std::snprintf(text + length, sizeof text - length,
+                ", over %.3g s against ida_ggl at %.0e): smoothed best %.3g, band %.3g-%.3g, its middle %.3g; %ld runs, "
+                "%ld model calls",
+                horizon, tuning.reference_tolerance, tuning.best.smoothed_best_omega, tuning.best.band_low,
+                tuning.best.band_high, tuning.omega, tuning.runs, tuning.model_calls);
   tuning.message = text;
   spdlog::debug("tuneAdaptiveGain: {}", tuning.message);
   return tuning;

@@ -2,7 +2,9 @@
 // recommendBaumgarteForModel in AdaptiveGainMode::Scan (docs/baumgarte.md §9, "Measured gains").
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "kktdae/experiments/test_set.hpp"
 #include "kktdae/kktdae.hpp"
@@ -12,7 +14,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-/// The small case: the double pendulum from tilt 0.3, cvode_bdf at 1e-5 over 1 s.
+/// The small case: the double pendulum from tilt 0.3, cvode_bdf at 1e-5 over 1 s, the tuner's
+/// defaults (the refinement included).
 ModelGuidanceOptions scanOptions(int threads) {
   ModelGuidanceOptions options;
   options.horizon = 1.0;
@@ -37,7 +40,9 @@ TEST_CASE("adaptive gain tuner: scan mode on the double pendulum recommends the 
           "[experiments][tuner]") {
   const PendulumChain chain(PendulumChainParams::uniform(2));
   const State start = chain.initialState(0.3);
-  const ModelGuidance g = recommendBaumgarteForModel(chain, start, Integrator::CvodeBdf, 0.01, scanOptions(2));
+  ModelGuidanceOptions coarse_only = scanOptions(2);
+  coarse_only.tuner.refine_per_decade = 0;  // the coarse scan alone: its gain is its own band's middle
+  const ModelGuidance g = recommendBaumgarteForModel(chain, start, Integrator::CvodeBdf, 0.01, coarse_only);
   const AdaptiveGainTuning& t = g.tuning;
   REQUIRE(t.used);
   const AdaptiveGainBest& best = t.best;
@@ -101,6 +106,8 @@ TEST_CASE("adaptive gain tuner: the same bytes for one thread and two", "[experi
   CHECK(one.tuning.best.smoothed_efficiency == two.tuning.best.smoothed_efficiency);
   CHECK(one.tuning.best.smoothed_error == two.tuning.best.smoothed_error);
   CHECK(one.tuning.best.omegas == two.tuning.best.omegas);
+  CHECK(one.tuning.refined == two.tuning.refined);
+  CHECK(one.tuning.coarse.smoothed_efficiency == two.tuning.coarse.smoothed_efficiency);
   CHECK(one.tuning.model_calls == two.tuning.model_calls);
   CHECK(one.tuning.runs == two.tuning.runs);
   CHECK(one.recommendation.reasoning == two.recommendation.reasoning);
@@ -141,6 +148,12 @@ TEST_CASE("adaptive gain tuner: the grid's gains, and invalid options named with
   refused([](AdaptiveGainTunerOptions& o) { o.outputs = 0; }, "outputs", "0");
   refused([](AdaptiveGainTunerOptions& o) { o.reference_tolerance = -1e-12; }, "reference_tolerance", "-1e-12");
   refused([](AdaptiveGainTunerOptions& o) { o.max_steps_factor = 0; }, "max_steps_factor", "0");
+  refused([](AdaptiveGainTunerOptions& o) { o.refine_per_decade = -8; }, "refine_per_decade", "-8");
+  refused([](AdaptiveGainTunerOptions& o) { o.refine_ensemble_size = 4; }, "refine_ensemble_size", "4");
+  refused([](AdaptiveGainTunerOptions& o) { o.refine_smoothing_half_width = -2; }, "refine_smoothing_half_width", "-2");
+  refused([](AdaptiveGainTunerOptions& o) { o.refine_candidate_tolerance = 0.05; }, "refine_candidate_tolerance",
+          "0.05");
+  refused([](AdaptiveGainTunerOptions& o) { o.refine_margin = -0.25; }, "refine_margin", "-0.25");
 
   const PendulumChain chain(PendulumChainParams::uniform(2));
   const MotionTimeScale none;
@@ -169,8 +182,11 @@ TEST_CASE("adaptive gain tuner: a reference ida_ggl cannot reach is retried once
   const ModelGuidance retried = recommendBaumgarteForModel(*c.system, c.start.state, Integrator::CvodeBdf, 0.01, options);
   REQUIRE(retried.tuning.used);
   CHECK(retried.tuning.reference_tolerance == Approx(1e-12).epsilon(1e-12));
-  CHECK(retried.tuning.runs == 2 + 3 * static_cast<long>(retried.tuning.scan_runs.size()));
-  CHECK(retried.tuning.model_calls == retried.tuning.reference_model_calls + sumOfWork(retried.tuning.scan_runs));
+  REQUIRE(retried.tuning.refined);
+  CHECK(retried.tuning.runs == 2 + 3 * static_cast<long>(retried.tuning.coarse_runs.size()) +
+                                   7 * static_cast<long>(retried.tuning.scan_runs.size()));
+  CHECK(retried.tuning.model_calls == retried.tuning.reference_model_calls + sumOfWork(retried.tuning.coarse_runs) +
+                                          sumOfWork(retried.tuning.scan_runs));
 
   options.tuner.reference_tolerance = 1e-13;  // given: no retry
   const ModelGuidance fell = recommendBaumgarteForModel(*c.system, c.start.state, Integrator::CvodeBdf, 0.01, options);
@@ -181,4 +197,124 @@ TEST_CASE("adaptive gain tuner: a reference ida_ggl cannot reach is retried once
   CHECK(fell.recommendation.omega == fell.tuning.rule_omega);
   CHECK(fell.recommendation.omega == Approx(fell.time_scale.motion_rate));  // cvode_bdf's rule: omega = Omega
   CHECK_THAT(fell.recommendation.reasoning, Contains("the scan gave no gain"));
+}
+
+namespace {
+
+/// A coarse scan by hand: quarter decades 10^((k + 0.25)/4), k = 0 … 11, smoothed values given.
+AdaptiveGainBest handMadeCoarse(const std::vector<double>& smoothed) {
+  AdaptiveGainBest coarse;
+  for (std::size_t k = 0; k < smoothed.size(); ++k) coarse.omegas.push_back(std::pow(10.0, (k + 0.25) / 4.0));
+  coarse.smoothed_efficiency = smoothed;
+  coarse.smoothed_best_efficiency = *std::max_element(smoothed.begin(), smoothed.end());
+  return coarse;
+}
+
+}  // namespace
+
+TEST_CASE("adaptive gain tuner: the refinement's grid spans every coarse candidate, a second peak beyond a dip "
+          "included, within the coarse grid",
+          "[experiments][tuner]") {
+  AdaptiveGainTunerOptions options;
+  options.grid_offset = 0.25;
+  options.refine_per_decade = 8;
+  // Best at k = 3 (-1.0); k = 8 (-1.2) is a second peak within 0.3 digits beyond a dip (k = 5..7),
+  // k = 2 (-1.35) is not a candidate.
+  const AdaptiveGainBest coarse =
+      handMadeCoarse({-2.0, -1.8, -1.35, -1.0, -1.05, -1.5, -1.6, -1.5, -1.2, -1.4, -1.8, -2.0});
+  const std::vector<double> grid = adaptiveGainRefineGrid(coarse, options);
+  REQUIRE(grid.size() >= 2);
+  // From coarse gain 3 down a quarter decade (refine_margin) to coarse gain 8 up a quarter decade:
+  // 10^((3 + 0.25)/4 - 0.25) ... 10^((8 + 0.25)/4 + 0.25), eighth decades in between.
+  CHECK(grid.front() == Approx(std::pow(10.0, (2 + 0.25) / 4.0)).epsilon(1e-12));
+  CHECK(grid.back() == Approx(std::pow(10.0, (9 + 0.25) / 4.0)).epsilon(1e-12));
+  CHECK(grid.size() == 15);
+  for (std::size_t j = 1; j < grid.size(); ++j) CHECK(grid[j] / grid[j - 1] == Approx(std::pow(10.0, 0.125)));
+  // The coarse grid's offset in decades: every other refined gain is a coarse one, and none lies on
+  // the full scan's 10^(j/8).
+  for (double omega : grid) {
+    const double j = std::log10(omega) * 8.0;
+    CHECK(std::abs(j - std::floor(j) - 0.5) < 1e-9);
+  }
+  // Only the contiguous band's neighbourhood once the second peak drops out of the candidates.
+  AdaptiveGainTunerOptions tight = options;
+  tight.refine_candidate_tolerance = 0.1;
+  const std::vector<double> band_only = adaptiveGainRefineGrid(coarse, tight);
+  REQUIRE(!band_only.empty());
+  CHECK(band_only.front() == Approx(grid.front()));
+  CHECK(band_only.back() == Approx(std::pow(10.0, (5 + 0.25) / 4.0)).epsilon(1e-12));  // gain 4 + a quarter decade
+  // Inside the coarse grid: a best at its top end is not widened past it.
+  const AdaptiveGainBest at_top = handMadeCoarse({-3.0, -2.9, -2.8, -2.6, -2.4, -2.2, -2.0, -1.8, -1.6, -1.4, -1.2, -1.0});
+  const std::vector<double> top = adaptiveGainRefineGrid(at_top, options);
+  REQUIRE(!top.empty());
+  CHECK(top.back() == Approx(at_top.omegas.back()).epsilon(1e-12));
+  CHECK(top.front() == Approx(std::pow(10.0, (9 + 0.25) / 4.0)).epsilon(1e-12));
+  // Nothing to refine: no refinement asked for, or no usable coarse point.
+  AdaptiveGainTunerOptions off = options;
+  off.refine_per_decade = 0;
+  CHECK(adaptiveGainRefineGrid(coarse, off).empty());
+  AdaptiveGainBest failed = coarse;
+  failed.smoothed_best_efficiency = -std::numeric_limits<double>::infinity();
+  CHECK(adaptiveGainRefineGrid(failed, options).empty());
+  AdaptiveGainBest mismatched = coarse;
+  mismatched.smoothed_efficiency.pop_back();
+  CHECK_THROWS_WITH(adaptiveGainRefineGrid(mismatched, options), Contains("coarse") && Contains("11") && Contains("12"));
+}
+
+TEST_CASE("adaptive gain tuner: the refinement rescans the coarse candidates at eight per decade with an ensemble "
+          "of 7, recommends the middle of its band, and accounts for both scans",
+          "[experiments][tuner]") {
+  const PendulumChain chain(PendulumChainParams::uniform(2));
+  const State start = chain.initialState(0.3);
+  const ModelGuidanceOptions options = scanOptions(2);
+  REQUIRE(options.tuner.refine_per_decade == 8);  // the default
+  const ModelGuidance g = recommendBaumgarteForModel(chain, start, Integrator::CvodeBdf, 0.01, options);
+  const AdaptiveGainTuning& t = g.tuning;
+  REQUIRE(t.used);
+  REQUIRE(t.refined);
+  const AdaptiveGainBest& coarse = t.coarse;
+  const AdaptiveGainBest& fine = t.best;
+
+  // The coarse scan is the one without refinement, bit for bit.
+  ModelGuidanceOptions coarse_only = scanOptions(2);
+  coarse_only.tuner.refine_per_decade = 0;
+  const ModelGuidance unrefined = recommendBaumgarteForModel(chain, start, Integrator::CvodeBdf, 0.01, coarse_only);
+  REQUIRE(unrefined.tuning.used);
+  CHECK_FALSE(unrefined.tuning.refined);
+  CHECK(unrefined.tuning.coarse.omegas.empty());
+  CHECK(coarse.omegas == unrefined.tuning.best.omegas);
+  CHECK(coarse.smoothed_efficiency == unrefined.tuning.best.smoothed_efficiency);
+  CHECK(coarse.band_low == unrefined.tuning.best.band_low);
+  CHECK(coarse.band_high == unrefined.tuning.best.band_high);
+
+  // The finer grid is the refinement grid of that coarse scan, inside its span and around its band.
+  CHECK(fine.omegas == adaptiveGainRefineGrid(coarse, options.tuner));
+  REQUIRE(fine.omegas.size() >= 5);
+  CHECK(fine.omegas.front() >= coarse.omegas.front() * (1 - 1e-12));
+  CHECK(fine.omegas.back() <= coarse.omegas.back() * (1 + 1e-12));
+  CHECK(fine.omegas.front() <= coarse.band_low * (1 + 1e-12));
+  CHECK(fine.omegas.back() >= coarse.band_high * (1 - 1e-12));
+
+  // The gain: the middle of the finer band, inside it.
+  CHECK(t.omega == std::sqrt(fine.band_low * fine.band_high));
+  CHECK(fine.band_low <= t.omega);
+  CHECK(t.omega <= fine.band_high);
+  CHECK(g.recommendation.omega == t.omega);
+  CHECK_THAT(g.recommendation.reasoning, Contains("then") && Contains("8 per decade, ensemble of 7"));
+
+  // Seven members per point: the curve's scatter about its smoothed self near the top (the noise
+  // the band is cut from) is well below the coarse scan's three (measured 0.043 against 0.096; the
+  // sqrt(7/3) of independent members gives 0.65). Not the members' spread: across seven
+  // tolerances (±0.15 decades) it also holds the efficiency's trend with the tolerance (0.15
+  // against 0.06), which their mean cancels.
+  CHECK(fine.scatter > 0.0);
+  CHECK(fine.scatter < 0.75 * coarse.scatter);
+
+  // Every run of both scans counted.
+  for (const AdaptiveGainRun& run : t.coarse_runs) CHECK(run.member_work.size() == 3);
+  for (const AdaptiveGainRun& run : t.scan_runs) CHECK(run.member_work.size() == 7);
+  CHECK(t.runs == 1 + 3 * static_cast<long>(t.coarse_runs.size()) + 7 * static_cast<long>(t.scan_runs.size()));
+  CHECK(t.model_calls == t.reference_model_calls + sumOfWork(t.coarse_runs) + sumOfWork(t.scan_runs));
+  CHECK(t.grid_points == static_cast<long>(coarse.omegas.size() + fine.omegas.size()));
+  CHECK(t.reference_model_calls == unrefined.tuning.reference_model_calls);
 }

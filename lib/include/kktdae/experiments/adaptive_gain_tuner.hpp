@@ -3,8 +3,9 @@
 /// The Baumgarte gain of an adaptive integrator measured on the user's own model: a coarse scan of
 /// ω around the closed-form rule's candidates (Ω and 1/h̄), scored as the full measurement of
 /// docs/baumgarte.md §9 scores it (the whole output path against a tight ida_ggl reference, per
-/// model call), and the middle of its band of near-best gains. recommendBaumgarteForModel() runs
-/// it in AdaptiveGainMode::Scan.
+/// model call), then a finer scan with the full measurement's statistics over the coarse gains
+/// that could be the best, and the middle of its band of near-best gains.
+/// recommendBaumgarteForModel() runs it in AdaptiveGainMode::Scan.
 
 #include <string>
 
@@ -16,14 +17,16 @@ namespace kktdae {
 enum class AdaptiveGainMode {
   /// The closed form from one measuring run: ω = min(Ω, 0.3/h̄) for CVODE, 1/h̄ for ida_index1.
   Rule,
-  /// The rule's run, then a scan of ω on the model itself (tuneAdaptiveGain()): some tens of runs.
+  /// The rule's run, then scans of ω on the model itself (tuneAdaptiveGain()): a few hundred runs
+  /// (some tens without the refinement).
   Scan,
 };
 
 /// "rule" or "scan".
 const char* toString(AdaptiveGainMode mode);
 
-/// What the scan runs. The defaults are the full measurement's choices (§9) at half its density.
+/// What the scans run. The coarse scan uses the full measurement's choices (§9) at half its density and
+/// ensemble; the refinement uses them in full.
 struct AdaptiveGainTunerOptions {
   /// Gains per decade (≥ 1). Four: the target's factor 2 is 0.3 decades, so a quarter-decade grid
   /// can place a gain within it, at half the full scan's eight per decade (half its runs).
@@ -63,6 +66,24 @@ struct AdaptiveGainTunerOptions {
   /// Each run's step cap per output interval (SUNDIALS' mxstep): this × the measuring run's mean steps
   /// per interval, at least 50 (≥ 1). Past ida_index1's cliff a run takes ×100 the steps: it ends it.
   long max_steps_factor = 20;
+  /// A second, finer scan around what the first found, at this many gains per decade (0 = none):
+  /// the coarse scan says where the near-best gains are, but its ensemble of 3 and one neighbour
+  /// of smoothing leave its band about as noisy as the band is wide. The refinement runs the full
+  /// measurement's statistics (eight per decade, an ensemble of 7, ± a quarter decade of
+  /// smoothing) on the part of the coarse grid that could hold the best, and recommends the middle
+  /// of its band. Its gains keep the coarse grid's offset in decades, so they include the coarse
+  /// gains and stay off the full scan's when kktdae-errdyn offsets the tuner. It costs about two
+  /// to three times the coarse scan (docs/baumgarte.md §9, "Measured gains").
+  int refine_per_decade = 8;
+  int refine_ensemble_size = 7;         ///< odd, ≥ 1
+  int refine_smoothing_half_width = 2;  ///< ≥ 0: 2 at eight per decade is ± a quarter decade
+  /// The refinement spans every coarse gain whose smoothed efficiency is within this many digits
+  /// of the coarse best (≥ band_tolerance), not only the coarse band: where two peaks lie within
+  /// the coarse scan's noise of each other, the finer scan decides between them.
+  double refine_candidate_tolerance = 0.3;
+  /// ... widened by this many decades on each side (≥ 0), within the coarse grid's span, so that
+  /// the finer band is cut from points with full smoothing windows.
+  double refine_margin = 0.25;
   SweepOptions parallel;  ///< the runs are independent; the result is the same for any count
   void validate() const;  ///< throws std::invalid_argument naming the bad field and its value
 };
@@ -76,10 +97,17 @@ struct AdaptiveGainTuning {
   double omega = 0.0;          ///< √(band_low · band_high) of the scan's band [rad/s]
   double rule_omega = 0.0;     ///< the closed form's gain from the same measuring run [rad/s]
   double reference_tolerance = 0.0;  ///< rtol = atol of the reference used (of the last attempt)
-  AdaptiveGainBest best;       ///< the scan's smoothed best, band, curve and grid (extension included)
-  /// The scan's grid points: ω = 0 first, then best.omegas in order (AdaptiveGainScan::runs).
+  /// The scan the gain comes from (the refinement's where one ran): its smoothed best, band,
+  /// curve and grid (extension included).
+  AdaptiveGainBest best;
+  /// That scan's grid points: ω = 0 first, then best.omegas in order (AdaptiveGainScan::runs).
   std::vector<AdaptiveGainRun> scan_runs;
-  long grid_points = 0;        ///< gains scanned (ω = 0 not counted)
+  /// With refine_per_decade > 0: true when the refinement ran and `best` is its scan. `coarse`
+  /// and `coarse_runs` then hold the first scan (otherwise they are empty).
+  bool refined = false;
+  AdaptiveGainBest coarse;
+  std::vector<AdaptiveGainRun> coarse_runs;
+  long grid_points = 0;        ///< gains scanned, in both scans (ω = 0 not counted)
   long runs = 0;               ///< solver runs: the reference (each attempt), and every member of every grid point and of ω = 0
   /// Model calls of everything the scan ran (reference and every member; not the measuring run,
   /// which the rule needs as well): rhs_evaluations + newton_model_evaluations.
@@ -97,6 +125,13 @@ struct AdaptiveGainTuning {
 AdaptiveGainTuning tuneAdaptiveGain(const ConstrainedSystem& system, const State& start, Integrator integrator,
                                     double tolerance, double horizon, double zeta, const MotionTimeScale& measured,
                                     const AdaptiveGainTunerOptions& options = {});
+
+/// The refinement's grid: 10^(j/refine_per_decade + grid_offset/per_decade) for every integer j
+/// with the gain in the span of the coarse gains within refine_candidate_tolerance of the coarse
+/// smoothed best, widened by refine_margin decades each side and kept inside the coarse grid.
+/// Empty when refine_per_decade = 0 or the coarse scan has no finite best. Throws
+/// std::invalid_argument for invalid options.
+std::vector<double> adaptiveGainRefineGrid(const AdaptiveGainBest& coarse, const AdaptiveGainTunerOptions& options);
 
 /// The scan's grid: 10^((k + grid_offset)/per_decade) for every integer k with the gain in
 /// [low_factor · min(Ω, 1/h̄), high_factor · max(Ω, 1/h̄)], ascending. Throws
