@@ -90,15 +90,17 @@ const char* kTunedHeader =
 std::string tunedRow(const OwnedProblem& owned, Integrator integrator, double tolerance, const ModelGuidance& g,
                      double horizon, nlohmann::json& json) {
   const AdaptiveGainTuning& t = g.tuning;
-  const bool scanned = !t.best.omegas.empty();
+  // The whole span scanned: the coarse grid's (the refinement lies inside it), as grid_points counts both.
+  const std::vector<double>& span = t.refined ? t.coarse.omegas : t.best.omegas;
+  const bool scanned = !span.empty();
   const long unstabilized = t.scan_runs.empty() ? 0 : t.scan_runs.front().work;
   const long measuring = g.time_scale.summary.rhs_evaluations + g.time_scale.summary.newton_model_evaluations;
   json = {{"model", owned.problem.name}, {"integrator", toString(integrator)}, {"tolerance", tolerance},
           {"horizon", horizon}, {"motion_rate", g.time_scale.motion_rate}, {"mean_step", g.time_scale.mean_step},
           {"rule_omega", t.rule_omega}, {"tuned_used", t.used}, {"tuned_omega", g.recommendation.omega},
           {"tuned_smoothed_best", t.best.smoothed_best_omega}, {"tuned_band_low", t.best.band_low},
-          {"tuned_band_high", t.best.band_high}, {"grid_low", scanned ? t.best.omegas.front() : 0.0},
-          {"grid_high", scanned ? t.best.omegas.back() : 0.0}, {"grid_points", t.grid_points},
+          {"tuned_band_high", t.best.band_high}, {"grid_low", scanned ? span.front() : 0.0},
+          {"grid_high", scanned ? span.back() : 0.0}, {"grid_points", t.grid_points},
           {"tuned_runs", t.runs}, {"tuned_model_calls", t.model_calls},
           {"reference_model_calls", t.reference_model_calls}, {"unstabilized_work", unstabilized},
           {"measuring_model_calls", measuring}, {"refined", t.refined}, {"coarse_band_low", t.coarse.band_low},
@@ -107,7 +109,7 @@ std::string tunedRow(const OwnedProblem& owned, Integrator integrator, double to
          shortest(horizon) + "," + shortest(g.time_scale.motion_rate) + "," + shortest(g.time_scale.mean_step) + "," +
          shortest(t.rule_omega) + "," + (t.used ? "1" : "0") + "," + shortest(g.recommendation.omega) + "," +
          shortest(t.best.smoothed_best_omega) + "," + shortest(t.best.band_low) + "," + shortest(t.best.band_high) +
-         "," + shortest(scanned ? t.best.omegas.front() : 0.0) + "," + shortest(scanned ? t.best.omegas.back() : 0.0) +
+         "," + shortest(scanned ? span.front() : 0.0) + "," + shortest(scanned ? span.back() : 0.0) +
          "," + std::to_string(t.grid_points) + "," + std::to_string(t.runs) + "," + std::to_string(t.model_calls) +
          "," + std::to_string(t.reference_model_calls) + "," + std::to_string(unstabilized) + "," +
          std::to_string(measuring) + "," + (t.refined ? "1" : "0") + "," + shortest(t.coarse.band_low) + "," +

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/run_directory.hpp"
+#include "kktdae/experiments/adaptive_gain_tuner.hpp"
 
 namespace kktdae::apps {
 
@@ -27,7 +28,7 @@ struct AdaptiveGainSettings {
   /// scan by the grid offset alone.
   double tuner_horizon_fraction = 0.5;
   /// The tuner's refinement (AdaptiveGainTunerOptions::refine_per_decade; 0 = none).
-  int tuner_refine_per_decade = 0;
+  int tuner_refine_per_decade = AdaptiveGainTunerOptions{}.refine_per_decade;
 };
 
 /// Scans the double and triple pendulum, the circle, Andrews' squeezer and the car axis; writes

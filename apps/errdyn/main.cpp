@@ -362,7 +362,7 @@ int main(int argc, char** argv) {
   app.add_option("--adaptive-tuner-refine", flags.adaptive_tuner_refine,
                  "--adaptive, --adaptive-tuner-only: the tuner's second scan around its first band, gains per decade "
                  "(ensemble of 7, smoothing +-2; 0: none)")
-      ->check(integerInRange(0, 64))
+      ->check(CLI::IsMember({0, 4, 8}))  // multiples of the coarse 4 per decade; finer ones would meet the full scan's gains
       ->capture_default_str();
   app.add_option("--adaptive-tolerances", flags.adaptive_tolerances, "--adaptive: rtol = atol of each scan")
       ->check(finiteInRange(1e-13, 1e-3))

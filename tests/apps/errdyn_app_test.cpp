@@ -46,7 +46,8 @@ TEST_CASE("errdyn app: errdyn.json holds the continuous cases and the derived an
 TEST_CASE("errdyn app: bad flags give a usage error", "[apps][errdyn][errors]") {
   for (const std::string flags : {"", "--out /tmp/x --rtol 0", "--out /tmp/x --map-points 1", "--bogus",
                                   "--out /tmp/x --adaptive-ensemble 2", "--out /tmp/x --adaptive-tolerances 0",
-                                  "--out /tmp/x --adaptive-tuner-horizon 0", "--out /tmp/x --adaptive-tuner-horizon 2"}) {
+                                  "--out /tmp/x --adaptive-tuner-horizon 0", "--out /tmp/x --adaptive-tuner-horizon 2",
+                                  "--out /tmp/x --adaptive-tuner-refine -1", "--out /tmp/x --adaptive-tuner-refine 16"}) {
     const AppRun run = runApp(KKTDAE_ERRDYN_APP, flags);
     INFO(flags << " -> " << run.exit_code << ": " << run.output);
     CHECK(run.exit_code > 0);
@@ -77,6 +78,12 @@ TEST_CASE("errdyn app: --adaptive-tuner-only tunes every case inside its own ban
       CHECK(row["grid_low"].get<double>() <= row["tuned_band_low"].get<double>());
       CHECK(row["tuned_band_high"].get<double>() <= row["grid_high"].get<double>());
       CHECK(row["tuned_model_calls"].get<long>() > row["reference_model_calls"].get<long>());
+      // Refined by default: the coarse band beside the finer one, both inside the scanned span.
+      CHECK(row["refined"] == true);
+      CHECK(row["grid_low"].get<double>() <= row["coarse_band_low"].get<double>());
+      CHECK(row["coarse_band_low"].get<double>() <= row["coarse_band_high"].get<double>());
+      CHECK(row["coarse_band_high"].get<double>() <= row["grid_high"].get<double>());
+      CHECK_THAT(row["reasoning"].get<std::string>(), Contains("then") && Contains("8 per decade, ensemble of 7"));
     }
     CHECK(!std::filesystem::exists(dir / "adaptive_best.csv"));  // no full scan
   }

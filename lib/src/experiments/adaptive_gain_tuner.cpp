@@ -42,8 +42,9 @@ void AdaptiveGainTunerOptions::validate() const {
     throwInvalid("scored_components", "must be >= 0 (0 = all), got " + std::to_string(scored_components));
   }
   if (max_steps_factor < 1) throwInvalid("max_steps_factor", "must be >= 1, got " + std::to_string(max_steps_factor));
-  if (refine_per_decade < 0) {
-    throwInvalid("refine_per_decade", "must be >= 0 (0 = no refinement), got " + std::to_string(refine_per_decade));
+  if (refine_per_decade < 0 || refine_per_decade % per_decade != 0) {
+    throwInvalid("refine_per_decade", "must be 0 (no refinement) or a multiple of per_decade " +
+                                          std::to_string(per_decade) + ", got " + std::to_string(refine_per_decade));
   }
   if (refine_ensemble_size < 1 || refine_ensemble_size % 2 == 0) {
     throwInvalid("refine_ensemble_size", "must be odd and >= 1, got " + std::to_string(refine_ensemble_size));
@@ -51,7 +52,8 @@ void AdaptiveGainTunerOptions::validate() const {
   if (refine_smoothing_half_width < 0) {
     throwInvalid("refine_smoothing_half_width", "must be >= 0, got " + std::to_string(refine_smoothing_half_width));
   }
-  if (!(std::isfinite(refine_candidate_tolerance) && refine_candidate_tolerance >= band_tolerance)) {
+  // Only a refinement reads it: a caller who widens the band and turns the refinement off is not refused.
+  if (refine_per_decade > 0 && !(std::isfinite(refine_candidate_tolerance) && refine_candidate_tolerance >= band_tolerance)) {
     throwInvalid("refine_candidate_tolerance", "must be finite and >= band_tolerance " + formatDouble(band_tolerance) +
                                                    ", got " + formatDouble(refine_candidate_tolerance));
   }
@@ -218,6 +220,10 @@ AdaptiveGainTuning tuneAdaptiveGain(const ConstrainedSystem& system, const State
     return fail(tuning, "no grid point reached the end with every ensemble member");
   }
   const std::vector<double> refine_grid = adaptiveGainRefineGrid(tuning.best, options);
+  std::string refine_note;  // why a refinement asked for gave no band
+  if (options.refine_per_decade > 0 && refine_grid.size() < 2) {
+    refine_note = "; not refined: the finer grid holds " + std::to_string(refine_grid.size()) + " gain(s)";
+  }
   if (refine_grid.size() >= 2) {
     AdaptiveGainOptions refine_options = scan_options;
     refine_options.omegas = refine_grid;
@@ -235,8 +241,9 @@ AdaptiveGainTuning tuneAdaptiveGain(const ConstrainedSystem& system, const State
       tuning.refined = true;
     } else {
       // The coarse band is still a measurement: keep it, and say why the finer one is missing.
-      spdlog::debug("tuneAdaptiveGain: the refinement gave no gain ({}); the coarse band stands",
-                    why.empty() ? "no grid point reached the end with every ensemble member" : why);
+      refine_note = "; the refinement over " + std::to_string(refine_grid.size()) + " gains gave no band (" +
+                    (why.empty() ? std::string("no grid point reached the end with every ensemble member") : why) +
+                    "), the coarse band stands";
     }
   }
   // The band's middle (in log ω) rather than the smoothed best: on a flat top the best is
@@ -261,7 +268,7 @@ AdaptiveGainTuning tuneAdaptiveGain(const ConstrainedSystem& system, const State
                 "%ld model calls",
                 horizon, tuning.reference_tolerance, tuning.best.smoothed_best_omega, tuning.best.band_low,
                 tuning.best.band_high, tuning.omega, tuning.runs, tuning.model_calls);
-  tuning.message = text;
+  tuning.message = text + refine_note;
   spdlog::debug("tuneAdaptiveGain: {}", tuning.message);
   return tuning;
 }

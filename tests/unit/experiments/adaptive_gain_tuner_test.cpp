@@ -106,8 +106,10 @@ TEST_CASE("adaptive gain tuner: the same bytes for one thread and two", "[experi
   CHECK(one.tuning.best.smoothed_efficiency == two.tuning.best.smoothed_efficiency);
   CHECK(one.tuning.best.smoothed_error == two.tuning.best.smoothed_error);
   CHECK(one.tuning.best.omegas == two.tuning.best.omegas);
-  CHECK(one.tuning.refined == two.tuning.refined);
+  REQUIRE(one.tuning.refined);
+  REQUIRE(two.tuning.refined);
   CHECK(one.tuning.coarse.smoothed_efficiency == two.tuning.coarse.smoothed_efficiency);
+  CHECK(one.tuning.coarse_runs.size() == two.tuning.coarse_runs.size());
   CHECK(one.tuning.model_calls == two.tuning.model_calls);
   CHECK(one.tuning.runs == two.tuning.runs);
   CHECK(one.recommendation.reasoning == two.recommendation.reasoning);
@@ -149,11 +151,19 @@ TEST_CASE("adaptive gain tuner: the grid's gains, and invalid options named with
   refused([](AdaptiveGainTunerOptions& o) { o.reference_tolerance = -1e-12; }, "reference_tolerance", "-1e-12");
   refused([](AdaptiveGainTunerOptions& o) { o.max_steps_factor = 0; }, "max_steps_factor", "0");
   refused([](AdaptiveGainTunerOptions& o) { o.refine_per_decade = -8; }, "refine_per_decade", "-8");
+  refused([](AdaptiveGainTunerOptions& o) { o.refine_per_decade = 6; }, "refine_per_decade", "6");
   refused([](AdaptiveGainTunerOptions& o) { o.refine_ensemble_size = 4; }, "refine_ensemble_size", "4");
   refused([](AdaptiveGainTunerOptions& o) { o.refine_smoothing_half_width = -2; }, "refine_smoothing_half_width", "-2");
   refused([](AdaptiveGainTunerOptions& o) { o.refine_candidate_tolerance = 0.05; }, "refine_candidate_tolerance",
           "0.05");
   refused([](AdaptiveGainTunerOptions& o) { o.refine_margin = -0.25; }, "refine_margin", "-0.25");
+
+  // A band wider than the refinement's candidates is refused only while the refinement is on.
+  AdaptiveGainTunerOptions wide_band;
+  wide_band.band_tolerance = 0.5;
+  CHECK_THROWS_WITH(wide_band.validate(), Contains("refine_candidate_tolerance") && Contains("0.5"));
+  wide_band.refine_per_decade = 0;
+  CHECK_NOTHROW(wide_band.validate());
 
   const PendulumChain chain(PendulumChainParams::uniform(2));
   const MotionTimeScale none;
@@ -236,6 +246,7 @@ TEST_CASE("adaptive gain tuner: the refinement's grid spans every coarse candida
     const double j = std::log10(omega) * 8.0;
     CHECK(std::abs(j - std::floor(j) - 0.5) < 1e-9);
   }
+  for (std::size_t i = 0; i < grid.size(); i += 2) CHECK(grid[i] == Approx(coarse.omegas[2 + i / 2]).epsilon(1e-12));
   // Only the contiguous band's neighbourhood once the second peak drops out of the candidates.
   AdaptiveGainTunerOptions tight = options;
   tight.refine_candidate_tolerance = 0.1;
@@ -249,6 +260,20 @@ TEST_CASE("adaptive gain tuner: the refinement's grid spans every coarse candida
   REQUIRE(!top.empty());
   CHECK(top.back() == Approx(at_top.omegas.back()).epsilon(1e-12));
   CHECK(top.front() == Approx(std::pow(10.0, (9 + 0.25) / 4.0)).epsilon(1e-12));
+  // Inside the coarse grid at its low end too; a failed coarse point (-inf) between two peaks is no
+  // candidate but does not cut the span.
+  const AdaptiveGainBest at_bottom =
+      handMadeCoarse({-1.0, -1.1, -2.0, -std::numeric_limits<double>::infinity(), -1.2, -2.0, -2.2, -2.4, -2.6, -2.8,
+                      -3.0, -3.2});
+  const std::vector<double> bottom = adaptiveGainRefineGrid(at_bottom, options);
+  REQUIRE(!bottom.empty());
+  CHECK(bottom.front() == Approx(at_bottom.omegas.front()).epsilon(1e-12));
+  CHECK(bottom.back() == Approx(std::pow(10.0, (5 + 0.25) / 4.0)).epsilon(1e-12));  // gain 4 + a quarter decade
+  // No margin around a single candidate: one gain, which the tuner does not refine.
+  AdaptiveGainTunerOptions no_margin = tight;
+  no_margin.refine_margin = 0.0;
+  const AdaptiveGainBest single = handMadeCoarse({-2.0, -1.8, -1.5, -1.0, -1.5, -1.8, -2.0, -2.2, -2.4, -2.6, -2.8, -3.0});
+  CHECK(adaptiveGainRefineGrid(single, no_margin).size() == 1);
   // Nothing to refine: no refinement asked for, or no usable coarse point.
   AdaptiveGainTunerOptions off = options;
   off.refine_per_decade = 0;

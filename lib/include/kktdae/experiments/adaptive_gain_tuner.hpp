@@ -71,9 +71,11 @@ struct AdaptiveGainTunerOptions {
   /// of smoothing leave its band about as noisy as the band is wide. The refinement runs the full
   /// measurement's statistics (eight per decade, an ensemble of 7, ± a quarter decade of
   /// smoothing) on the part of the coarse grid that could hold the best, and recommends the middle
-  /// of its band. Its gains keep the coarse grid's offset in decades, so they include the coarse
-  /// gains and stay off the full scan's when kktdae-errdyn offsets the tuner. It costs about two
-  /// to three times the coarse scan (docs/baumgarte.md §9, "Measured gains").
+  /// of its band. 0 or a multiple of per_decade: its gains keep the coarse grid's offset in
+  /// decades, so they include the coarse gains (and at eight per decade stay off the full scan's
+  /// when kktdae-errdyn offsets the tuner). It costs two to four times the coarse scan
+  /// (docs/baumgarte.md §9, "Measured gains"). A refinement with fewer than two gains, or none
+  /// usable, leaves the coarse band as the answer, and the message says so.
   int refine_per_decade = 8;
   int refine_ensemble_size = 7;         ///< odd, ≥ 1
   int refine_smoothing_half_width = 2;  ///< ≥ 0: 2 at eight per decade is ± a quarter decade
@@ -98,7 +100,7 @@ struct AdaptiveGainTuning {
   double rule_omega = 0.0;     ///< the closed form's gain from the same measuring run [rad/s]
   double reference_tolerance = 0.0;  ///< rtol = atol of the reference used (of the last attempt)
   /// The scan the gain comes from (the refinement's where one ran): its smoothed best, band,
-  /// curve and grid (extension included).
+  /// curve and grid (the coarse scan's extension included; the refinement does not extend).
   AdaptiveGainBest best;
   /// That scan's grid points: ω = 0 first, then best.omegas in order (AdaptiveGainScan::runs).
   std::vector<AdaptiveGainRun> scan_runs;
@@ -129,8 +131,9 @@ AdaptiveGainTuning tuneAdaptiveGain(const ConstrainedSystem& system, const State
 /// The refinement's grid: 10^(j/refine_per_decade + grid_offset/per_decade) for every integer j
 /// with the gain in the span of the coarse gains within refine_candidate_tolerance of the coarse
 /// smoothed best, widened by refine_margin decades each side and kept inside the coarse grid.
-/// Empty when refine_per_decade = 0 or the coarse scan has no finite best. Throws
-/// std::invalid_argument for invalid options.
+/// Empty when refine_per_decade = 0 or the coarse scan has no finite best; it can hold a single
+/// gain (refine_margin = 0 around a single candidate), which tuneAdaptiveGain() does not refine.
+/// Throws std::invalid_argument for invalid options or a coarse curve of another length than its grid.
 std::vector<double> adaptiveGainRefineGrid(const AdaptiveGainBest& coarse, const AdaptiveGainTunerOptions& options);
 
 /// The scan's grid: 10^((k + grid_offset)/per_decade) for every integer k with the gain in
