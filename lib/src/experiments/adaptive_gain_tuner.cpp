@@ -63,25 +63,41 @@ void AdaptiveGainTunerOptions::validate() const {
   parallel.validate();
 }
 
+namespace {
+
+/// The gains 10^((k + offset)/per_decade) in [low, high] (up to rounding), ascending. Integer
+/// exponents, so the gains are the same numbers for any span that holds them.
+std::vector<double> gainsBetween(double low, double high, double per_decade, double offset) {
+  const long k_low = static_cast<long>(std::ceil(std::log10(low) * per_decade - offset - 1e-9));
+  const long k_high = static_cast<long>(std::floor(std::log10(high) * per_decade - offset + 1e-9));
+  std::vector<double> grid;
+  for (long k = k_low; k <= k_high; ++k) grid.push_back(std::pow(10.0, (static_cast<double>(k) + offset) / per_decade));
+  return grid;
+}
+
+long modelCalls(const Summary& summary) { return summary.rhs_evaluations + summary.newton_model_evaluations; }
+
+AdaptiveGainTuning fail(AdaptiveGainTuning tuning, const std::string& why) {
+  tuning.used = false;
+  tuning.message = why;
+  spdlog::debug("tuneAdaptiveGain: no gain: {}", why);
+  return tuning;
+}
+
+}  // namespace
+
 std::vector<double> adaptiveGainTunerGrid(double motion_rate, double mean_step, const AdaptiveGainTunerOptions& options) {
   options.validate();
   requirePositive("motion_rate", motion_rate);
   requirePositive("mean_step", mean_step);
-  const double low = options.low_factor * std::min(motion_rate, 1.0 / mean_step);
-  const double high = options.high_factor * std::max(motion_rate, 1.0 / mean_step);
-  const double p = options.per_decade;
-  // Integer exponents, so the gains are the same numbers for any model that spans them.
-  const long k_low = static_cast<long>(std::ceil(std::log10(low) * p - options.grid_offset - 1e-9));
-  const long k_high = static_cast<long>(std::floor(std::log10(high) * p - options.grid_offset + 1e-9));
-  std::vector<double> grid;
-  for (long k = k_low; k <= k_high; ++k) grid.push_back(std::pow(10.0, (static_cast<double>(k) + options.grid_offset) / p));
-  return grid;
+  return gainsBetween(options.low_factor * std::min(motion_rate, 1.0 / mean_step),
+                      options.high_factor * std::max(motion_rate, 1.0 / mean_step), options.per_decade,
+                      options.grid_offset);
 }
 
 std::vector<double> adaptiveGainRefineGrid(const AdaptiveGainBest& coarse, const AdaptiveGainTunerOptions& options) {
   options.validate();
-  std::vector<double> grid;
-  if (options.refine_per_decade == 0 || !std::isfinite(coarse.smoothed_best_efficiency)) return grid;
+  if (options.refine_per_decade == 0 || !std::isfinite(coarse.smoothed_best_efficiency)) return {};
   if (coarse.smoothed_efficiency.size() != coarse.omegas.size()) {
     throwInvalid("coarse", "holds " + std::to_string(coarse.smoothed_efficiency.size()) + " smoothed values for " +
                                std::to_string(coarse.omegas.size()) + " gains");
@@ -97,28 +113,12 @@ std::vector<double> adaptiveGainRefineGrid(const AdaptiveGainBest& coarse, const
     high = coarse.omegas[i];
   }
   const double widen = std::pow(10.0, options.refine_margin);
-  low = std::max(low / widen, coarse.omegas.front());
-  high = std::min(high * widen, coarse.omegas.back());
-  const double r = options.refine_per_decade;
-  const double offset = options.grid_offset / options.per_decade;  // decades, as the coarse grid's
-  const long j_low = static_cast<long>(std::ceil((std::log10(low) - offset) * r - 1e-9));
-  const long j_high = static_cast<long>(std::floor((std::log10(high) - offset) * r + 1e-9));
-  for (long j = j_low; j <= j_high; ++j) grid.push_back(std::pow(10.0, static_cast<double>(j) / r + offset));
-  return grid;
+  // The coarse grid's offset in decades, counted in the finer grid's steps.
+  const double ratio = static_cast<double>(options.refine_per_decade) / options.per_decade;
+  return gainsBetween(std::max(low / widen, coarse.omegas.front()), std::min(high * widen, coarse.omegas.back()),
+                      options.refine_per_decade, options.grid_offset * ratio);
 }
 
-namespace {
-
-long modelCalls(const Summary& summary) { return summary.rhs_evaluations + summary.newton_model_evaluations; }
-
-AdaptiveGainTuning fail(AdaptiveGainTuning tuning, const std::string& why) {
-  tuning.used = false;
-  tuning.message = why;
-  spdlog::debug("tuneAdaptiveGain: no gain: {}", why);
-  return tuning;
-}
-
-}  // namespace
 
 AdaptiveGainTuning tuneAdaptiveGain(const ConstrainedSystem& system, const State& start, Integrator integrator,
                                     double tolerance, double horizon, double zeta, const MotionTimeScale& measured,
@@ -253,22 +253,21 @@ AdaptiveGainTuning tuneAdaptiveGain(const ConstrainedSystem& system, const State
   tuning.omega = std::sqrt(tuning.best.band_low * tuning.best.band_high);
   tuning.used = true;
   const AdaptiveGainBest& first = tuning.refined ? tuning.coarse : tuning.best;
-  char text[512];
-  int length = std::snprintf(text, sizeof text, "scanned %zu gains %.3g-%.3g rad/s (%d per decade, ensemble of %d",
-                             first.omegas.size(), first.omegas.front(), first.omegas.back(), options.per_decade,
-                             options.ensemble_size);
+  char coarse_text[160], fine_text[160] = "", result_text[240];
+  std::snprintf(coarse_text, sizeof coarse_text, "scanned %zu gains %.3g-%.3g rad/s (%d per decade, ensemble of %d",
+                first.omegas.size(), first.omegas.front(), first.omegas.back(), options.per_decade,
+                options.ensemble_size);
   if (tuning.refined) {
-    length += std::snprintf(text + length, sizeof text - length,
-                            "; band %.3g-%.3g), then %zu gains %.3g-%.3g (%d per decade, ensemble of %d", first.band_low,
-                            first.band_high, tuning.best.omegas.size(), tuning.best.omegas.front(),
-                            tuning.best.omegas.back(), options.refine_per_decade, options.refine_ensemble_size);
+    std::snprintf(fine_text, sizeof fine_text, "; band %.3g-%.3g), then %zu gains %.3g-%.3g (%d per decade, ensemble of %d",
+                  first.band_low, first.band_high, tuning.best.omegas.size(), tuning.best.omegas.front(),
+                  tuning.best.omegas.back(), options.refine_per_decade, options.refine_ensemble_size);
   }
-  std::snprintf(text + length, sizeof text - length,
+  std::snprintf(result_text, sizeof result_text,
                 ", over %.3g s against ida_ggl at %.0e): smoothed best %.3g, band %.3g-%.3g, its middle %.3g; %ld runs, "
                 "%ld model calls",
                 horizon, tuning.reference_tolerance, tuning.best.smoothed_best_omega, tuning.best.band_low,
                 tuning.best.band_high, tuning.omega, tuning.runs, tuning.model_calls);
-  tuning.message = text + refine_note;
+  tuning.message = std::string(coarse_text) + fine_text + result_text + refine_note;
   spdlog::debug("tuneAdaptiveGain: {}", tuning.message);
   return tuning;
 }
