@@ -113,3 +113,23 @@ def test_params_take_keywords_and_reprs_name_the_type():
     assert params.crank == 1.2 and params.gravity == 0.0 and params.rocker == 3.0
     assert repr(params).startswith("FourBarParams(ground=4.0, crank=1.2")
     assert repr(kktdae.PendulumChain(2)) == "<PendulumChain 'pendulum_chain(2)' nq=6 nc=2 nu=0>"
+
+
+@pytest.mark.parametrize("name, nq, nc, scored, t_end", [("andrews", 7, 6, 7, 0.03), ("caraxis", 4, 2, 4, 3.0)])
+def test_test_set_cases_come_with_their_model_and_a_consistent_start(name, nq, nc, scored, t_end):
+    case = kktdae.test_set_case(name)
+    model, start = case["system"], case["start"]
+    assert (model.nq(), model.nc()) == (nq, nc)
+    assert (case["scored_components"], case["t_end"]) == (scored, t_end)
+    assert name.replace("caraxis", "car axis").split()[0] in case["title"].lower().replace("'", "")
+    # On the manifold and moving along it (the car axis' constraint moves with t: φ̇ = J v + ∂φ/∂t).
+    assert np.max(np.abs(model.constraint(start.q, start.t))) < 1e-8
+    phidot = model.constraint_jacobian(start.q, start.t) @ start.v + model.constraint_time_derivative(start.q, start.t)
+    assert np.max(np.abs(phidot)) < 1e-8
+    report = kktdae.check_derivatives(model, start.q, start.v, start.t)
+    assert report.worst_relative_error() < 1e-6, report.describe()
+
+
+def test_test_set_case_refuses_an_unknown_name():
+    with pytest.raises(ValueError, match="unknown name 'squeezer'.*andrews, caraxis"):
+        kktdae.test_set_case("squeezer")

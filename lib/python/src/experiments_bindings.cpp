@@ -10,6 +10,9 @@
 #include "bindings.hpp"
 #include "kktdae/experiments/adaptive_gain.hpp"
 #include "kktdae/experiments/baumgarte_for_model.hpp"
+#include "kktdae/experiments/test_set.hpp"
+#include "kktdae/models/andrews_squeezer.hpp"
+#include "kktdae/models/car_axis.hpp"
 #include "kktdae/experiments/chain_comparison.hpp"
 #include "kktdae/stabilization/baumgarte_guidance.hpp"
 #include "system_trampoline.hpp"
@@ -144,6 +147,25 @@ void bindAdaptiveGains(py::module_& m) {
       py::arg("rtol") = 1e-12,
       "ida_ggl at rtol (= atol) from `start`, its q at `outputs` equally spaced times after the start (the first\n"
       "`components` coordinates; 0: all), shape (outputs, components). Raises ValueError if that run fails.");
+  m.def(
+      "test_set_case",
+      [](const std::string& name) {
+        const TestSetCase c = makeTestSetCase(parseTestSetProblem(name));
+        // A fresh model of the same (default, the Test Set's) parameters, owned by Python.
+        py::object system = c.problem == TestSetProblem::Andrews ? py::cast(std::make_unique<AndrewsSqueezer>())
+                                                                 : py::cast(std::make_unique<CarAxis>());
+        py::dict out;
+        out["system"] = system;
+        out["start"] = c.start.state;
+        out["t_end"] = c.reference.t_end;
+        out["scored_components"] = c.reference.scored_components;
+        out["title"] = c.title;
+        return out;
+      },
+      py::arg("name"),
+      "An IVP Test Set problem (\"andrews\" or \"caraxis\") as kktdae-errdyn and kktdae-testset run it: a dict\n"
+      "with its model (AndrewsSqueezer or CarAxis), its consistent start, t_end, scored_components (the\n"
+      "coordinates the Test Set scores) and title. Raises ValueError for another name.");
   m.def(
       "path_digits",
       [](py::handle path, py::handle reference) {

@@ -4,6 +4,8 @@
 #include "arrays.hpp"
 #include "binding_helpers.hpp"
 #include "bindings.hpp"
+#include "kktdae/models/andrews_squeezer.hpp"
+#include "kktdae/models/car_axis.hpp"
 #include "kktdae/models/circle_mass.hpp"
 #include "kktdae/models/four_bar.hpp"
 #include "kktdae/models/particle_system.hpp"
@@ -296,6 +298,17 @@ void bindParticleSystem(py::module_& m) {
       .def_property_readonly("params", [](const ParticleSystem& s) { return s.params(); }, "The parameters (a copy).");
 }
 
+/// The IVP Test Set's two problems with the Test Set's parameters, for runs from Python (their
+/// starts and references: test_set_case).
+void bindTestSetModels(py::module_& m) {
+  py::class_<AndrewsSqueezer, ConstrainedSystem>(
+      m, "AndrewsSqueezer", "Andrews' squeezing mechanism (IVP Test Set): 7 angles, 6 loop-closure constraints.")
+      .def(py::init<>());
+  py::class_<CarAxis, ConstrainedSystem>(
+      m, "CarAxis", "The IVP Test Set's car axis: 4 coordinates, 2 constraints, a stiff spring suspension.")
+      .def(py::init<>());
+}
+
 }  // namespace
 
 void bindModels(py::module_& m) {
@@ -304,6 +317,7 @@ void bindModels(py::module_& m) {
   bindCircleAndPlane(m);
   bindParticleSystem(m);
   bindMechanisms(m);
+  bindTestSetModels(m);
 }
 
 }  // namespace kktdae::python
