@@ -180,35 +180,41 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
-def measure(args):
-    """Every case's fixed-τ scan and both gains' sweeps: cases.csv and sweeps.csv."""
-    cases, sweeps = [], []
+def each_case(args):
+    """Every (model, integrator, τ) asked for, with the model's problem made once per model."""
     for name in args.models:
         system, start, t_end, reference = problem(name, args)
         for integrator in args.integrators:
             for tau in args.tolerances:
-                fixed = kktdae.scan_adaptive_gains(system, start, t_end, reference, kktdae.AdaptiveGainOptions(
-                    integrators=[integrator], tolerances=[tau], omegas=GRID, ensemble_size=7,
-                    ensemble_step=ENSEMBLE_STEP, max_steps=20000, threads=args.threads, **EXTENSION), name=name)
-                best = fixed.best[0]
-                guidance = kktdae.recommend_baumgarte_for_model(
-                    system, start, INTEGRATOR[integrator], 0.0,
-                    kktdae.ModelGuidanceOptions(horizon=t_end - start.t, tolerance=tau))
-                rule_omega = guidance.recommendation.omega
-                cases.append([name, integrator, repr(tau), repr(best.band_low), repr(best.band_high),
-                              repr(best.smoothed_best_omega), repr(rule_omega),
-                              repr(kktdae.place_in_band(best, rule_omega).loss)])
-                ks = list(range(-args.tighter, args.looser + 1))
-                tolerances = [tau * 10.0 ** (ENSEMBLE_STEP * k) for k in ks]
-                gains = sorted({best.smoothed_best_omega, rule_omega})
-                scan = kktdae.scan_adaptive_gains(system, start, t_end, reference, kktdae.AdaptiveGainOptions(
-                    integrators=[integrator], tolerances=tolerances, omegas=gains, ensemble_size=1,
-                    max_steps=20000, threads=args.threads), name=name)
-                for k, t, b in zip(ks, tolerances, scan.best):
-                    for r in scan.runs[b.first_run + 1:b.first_run + 1 + len(gains)]:
-                        sweeps.append([name, integrator, repr(tau), repr(r.omega), k, repr(t), r.work, repr(r.scd),
-                                       int(r.reached_end)])
-                print("measured %s %s %g" % (name, integrator, tau), flush=True)
+                yield name, system, start, t_end, reference, integrator, tau
+
+
+def measure(args):
+    """Every case's fixed-τ scan and both gains' sweeps: cases.csv and sweeps.csv."""
+    cases, sweeps = [], []
+    for name, system, start, t_end, reference, integrator, tau in each_case(args):
+        fixed = kktdae.scan_adaptive_gains(system, start, t_end, reference, kktdae.AdaptiveGainOptions(
+            integrators=[integrator], tolerances=[tau], omegas=GRID, ensemble_size=7,
+            ensemble_step=ENSEMBLE_STEP, max_steps=20000, threads=args.threads, **EXTENSION), name=name)
+        best = fixed.best[0]
+        guidance = kktdae.recommend_baumgarte_for_model(
+            system, start, INTEGRATOR[integrator], 0.0,
+            kktdae.ModelGuidanceOptions(horizon=t_end - start.t, tolerance=tau))
+        rule_omega = guidance.recommendation.omega
+        cases.append([name, integrator, repr(tau), repr(best.band_low), repr(best.band_high),
+                      repr(best.smoothed_best_omega), repr(rule_omega),
+                      repr(kktdae.place_in_band(best, rule_omega).loss)])
+        ks = list(range(-args.tighter, args.looser + 1))
+        tolerances = [tau * 10.0 ** (ENSEMBLE_STEP * k) for k in ks]
+        gains = sorted({best.smoothed_best_omega, rule_omega})
+        scan = kktdae.scan_adaptive_gains(system, start, t_end, reference, kktdae.AdaptiveGainOptions(
+            integrators=[integrator], tolerances=tolerances, omegas=gains, ensemble_size=1,
+            max_steps=20000, threads=args.threads), name=name)
+        for k, t, b in zip(ks, tolerances, scan.best):
+            for r in scan.runs[b.first_run + 1:b.first_run + 1 + len(gains)]:
+                sweeps.append([name, integrator, repr(tau), repr(r.omega), k, repr(t), r.work, repr(r.scd),
+                               int(r.reached_end)])
+        print("measured %s %s %g" % (name, integrator, tau), flush=True)
     write_csv(os.path.join(args.out, "cases.csv"), CASES_HEADER, cases)
     write_csv(os.path.join(args.out, "sweeps.csv"), SWEEPS_HEADER, sweeps)
 
@@ -271,52 +277,49 @@ def smoothed_band(omegas, efficiency, half_width=2, band=0.1):
 def measure_grid(args):
     """Every affordable gain of the grid scored at the ω = 0 sweep's accuracy at τ."""
     gains_rows, best_rows = [], []
-    for name in args.models:
-        system, start, t_end, reference = problem(name, args)
-        for integrator in args.integrators:
-            for tau in args.tolerances:
-                probe = kktdae.scan_adaptive_gains(system, start, t_end, reference, kktdae.AdaptiveGainOptions(
-                    integrators=[integrator], tolerances=[tau], omegas=GRID, ensemble_size=1, max_steps=20000,
-                    threads=args.threads, **EXTENSION), name=name)
-                unstabilized = probe.runs[0]
-                omegas = probe.best[0].omegas
-                affordable = [r.omega for r in probe.runs[1:]
-                              if r.reached_end and r.work <= WORK_CAP * unstabilized.work]
-                grid = [w for w in omegas if affordable and w <= max(affordable)]
-                ks = list(range(-args.tighter, args.looser + 1, GRID_SWEEP_STRIDE))
-                tolerances = [tau * 10.0 ** (ENSEMBLE_STEP * k) for k in ks]
-                scan = kktdae.scan_adaptive_gains(system, start, t_end, reference, kktdae.AdaptiveGainOptions(
-                    integrators=[integrator], tolerances=tolerances, omegas=grid, ensemble_size=1,
-                    max_steps=20000, threads=args.threads), name=name)
-                x = [math.log10(t) for t in tolerances]
+    for name, system, start, t_end, reference, integrator, tau in each_case(args):
+        probe = kktdae.scan_adaptive_gains(system, start, t_end, reference, kktdae.AdaptiveGainOptions(
+            integrators=[integrator], tolerances=[tau], omegas=GRID, ensemble_size=1, max_steps=20000,
+            threads=args.threads, **EXTENSION), name=name)
+        unstabilized = probe.runs[0]
+        omegas = probe.best[0].omegas
+        affordable = [r.omega for r in probe.runs[1:]
+                      if r.reached_end and r.work <= WORK_CAP * unstabilized.work]
+        grid = [w for w in omegas if affordable and w <= max(affordable)]
+        ks = list(range(-args.tighter, args.looser + 1, GRID_SWEEP_STRIDE))
+        tolerances = [tau * 10.0 ** (ENSEMBLE_STEP * k) for k in ks]
+        scan = kktdae.scan_adaptive_gains(system, start, t_end, reference, kktdae.AdaptiveGainOptions(
+            integrators=[integrator], tolerances=tolerances, omegas=grid, ensemble_size=1,
+            max_steps=20000, threads=args.threads), name=name)
+        x = [math.log10(t) for t in tolerances]
 
-                def sweep_of(j):
-                    runs = [scan.runs[b.first_run + j] for b in scan.best]
-                    ok = [(xi, math.log10(r.work), r.scd) for xi, r in zip(x, runs) if r.reached_end]
-                    return Sweep(*zip(*ok)) if len(ok) >= MIN_POINTS else None
+        def sweep_of(j):
+            runs = [scan.runs[b.first_run + j] for b in scan.best]
+            ok = [(xi, math.log10(r.work), r.scd) for xi, r in zip(x, runs) if r.reached_end]
+            return Sweep(*zip(*ok)) if len(ok) >= MIN_POINTS else None
 
-                target = sweep_of(0).scd_at(math.log10(tau))
-                scale = kktdae.measure_motion_time_scale(system, start, t_end, INTEGRATOR[integrator], tau)
-                efficiencies = []
-                for j, r in enumerate(probe.runs):
-                    score, error, bound = -math.inf, 0.0, False
-                    sweep = sweep_of(j) if j <= len(grid) else None
-                    if sweep is not None:
-                        log_work, log_work_error, bound = sweep.work_at_scd(target)
-                        if math.isfinite(log_work):
-                            score, error = target - log_work, log_work_error
-                    s = r.summary
-                    gains_rows.append([name, integrator, repr(tau), repr(r.omega), s.status.label, repr(r.scd),
-                                       repr(r.end_scd), r.work, s.steps, repr(score), s.error_test_failures,
-                                       s.convergence_failures, s.linear_solver_setups, repr(s.max_phi_inf),
-                                       repr(error), repr(target), int(bound)])
-                    if j > 0:
-                        efficiencies.append(score)
-                top, low, high = smoothed_band(omegas, efficiencies)
-                best_rows.append([name, integrator, repr(tau), repr(unstabilized.scd), unstabilized.work,
-                                  repr(scale.mean_step), repr(scale.motion_rate), repr(top), repr(low), repr(high)])
-                print("equal-accuracy grid %s %s %g: best %.3g, band %.3g-%.3g"
-                      % (name, integrator, tau, top, low, high), flush=True)
+        target = sweep_of(0).scd_at(math.log10(tau))
+        scale = kktdae.measure_motion_time_scale(system, start, t_end, INTEGRATOR[integrator], tau)
+        efficiencies = []
+        for j, r in enumerate(probe.runs):
+            score, error, bound = -math.inf, 0.0, False
+            sweep = sweep_of(j) if j <= len(grid) else None
+            if sweep is not None:
+                log_work, log_work_error, bound = sweep.work_at_scd(target)
+                if math.isfinite(log_work):
+                    score, error = target - log_work, log_work_error
+            s = r.summary
+            gains_rows.append([name, integrator, repr(tau), repr(r.omega), s.status.label, repr(r.scd),
+                               repr(r.end_scd), r.work, s.steps, repr(score), s.error_test_failures,
+                               s.convergence_failures, s.linear_solver_setups, repr(s.max_phi_inf),
+                               repr(error), repr(target), int(bound)])
+            if j > 0:
+                efficiencies.append(score)
+        top, low, high = smoothed_band(omegas, efficiencies)
+        best_rows.append([name, integrator, repr(tau), repr(unstabilized.scd), unstabilized.work,
+                          repr(scale.mean_step), repr(scale.motion_rate), repr(top), repr(low), repr(high)])
+        print("equal-accuracy grid %s %s %g: best %.3g, band %.3g-%.3g"
+              % (name, integrator, tau, top, low, high), flush=True)
     directory = os.path.join(args.out, "grid")
     os.makedirs(directory, exist_ok=True)
     write_csv(os.path.join(directory, "adaptive_gains.csv"), GRID_GAINS_HEADER, gains_rows)
