@@ -30,8 +30,8 @@ Two modes:
   counts the library's rules against the equal-accuracy bands (--ensemble 1: the spread column is
   already a standard error). A gain that does not reach S* within its sweep scores −inf; one more
   accurate than S* even at the sweep's loosest tolerance is scored there (an upper bound on its
-  work: the lower_bound column); one whose run at τ costs more than WORK_CAP × the ω = 0 run's
-  is not swept and scores −inf.
+  work: the lower_bound column); the gains above the largest one whose run at τ costs at most
+  WORK_CAP × the ω = 0 run's are not swept and score −inf.
 
 kktdae-errdyn's five problems (the chains, the circle, Andrews' squeezer and the car axis, scored
 on the Test Set's coordinates), horizons, starts and grid extension (past 1e4 while the top run
