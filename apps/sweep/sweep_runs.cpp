@@ -12,6 +12,16 @@
 #include "kktdae/kktdae.hpp"
 
 namespace kktdae::apps {
+
+/// A run's outcome and its last state, which a reference is compared with.
+/// Outside the anonymous namespace: SweepRunner::Cache, which has linkage, holds it.
+struct FinishedRun {
+  Summary summary;
+  Vector q_final, v_final;
+  double energy_drift = 0.0;
+  ChainRunMetrics chain_metrics;
+};
+
 namespace {
 
 /// A model and where its runs start, built from a run's parameters.
@@ -88,16 +98,8 @@ SimulationOptions simulationOptions(const nlohmann::json& p) {
   return options;
 }
 
-/// A run's outcome and its last state, which a reference is compared with.
-struct RunOutcome {
-  Summary summary;
-  Vector q_final, v_final;
-  double energy_drift = 0.0;
-  ChainRunMetrics chain_metrics;
-};
-
-RunOutcome simulateRun(const ModelAndStart& model, const SimulationOptions& options) {
-  RunOutcome outcome;
+FinishedRun simulateRun(const ModelAndStart& model, const SimulationOptions& options) {
+  FinishedRun outcome;
   EnergyDrift energy(*model.system);
   std::unique_ptr<ChainMetricsObserver> chain_metrics;
   if (model.chain != nullptr) chain_metrics = std::make_unique<ChainMetricsObserver>(*model.chain);
@@ -135,7 +137,7 @@ std::vector<std::string> resultColumns(const SweepPlan& plan) {
 /// The references of this process's runs, each computed by the first thread that needs it.
 struct SweepRunner::Cache {
   std::mutex mutex;
-  std::map<std::string, std::shared_future<std::shared_ptr<const RunOutcome>>> outcomes;
+  std::map<std::string, std::shared_future<std::shared_ptr<const FinishedRun>>> outcomes;
 };
 
 SweepRunner::SweepRunner(const SweepPlan& plan) : plan_(plan), cache_(std::make_unique<Cache>()) {}
@@ -168,7 +170,7 @@ SweepRow SweepRunner::run(std::size_t index) const {
       row.results["late_max"] = valueOrNull(cell.late_max);
       row.results["steps"] = cell.steps;
     } else {
-      const RunOutcome outcome = simulateRun(model, simulationOptions(params));
+      const FinishedRun outcome = simulateRun(model, simulationOptions(params));
       const Summary& s = outcome.summary;
       nlohmann::json& r = row.results;
       r["status"] = std::string(toString(s.status));
@@ -191,8 +193,8 @@ SweepRow SweepRunner::run(std::size_t index) const {
       if (plan_.reference) {
         const nlohmann::json reference_params = referenceParameters(plan_, index);
         const std::string key = reference_params.dump();
-        std::shared_future<std::shared_ptr<const RunOutcome>> future;
-        std::promise<std::shared_ptr<const RunOutcome>> promise;
+        std::shared_future<std::shared_ptr<const FinishedRun>> future;
+        std::promise<std::shared_ptr<const FinishedRun>> promise;
         bool compute = false;
         {
           const std::lock_guard<std::mutex> lock(cache_->mutex);
@@ -207,12 +209,12 @@ SweepRow SweepRunner::run(std::size_t index) const {
         }
         if (compute) {
           try {
-            promise.set_value(std::make_shared<const RunOutcome>(simulateRun(model, simulationOptions(reference_params))));
+            promise.set_value(std::make_shared<const FinishedRun>(simulateRun(model, simulationOptions(reference_params))));
           } catch (...) {
             promise.set_exception(std::current_exception());
           }
         }
-        const RunOutcome& ref = *future.get();
+        const FinishedRun& ref = *future.get();
         const double horizon = std::abs(ref.summary.t_final);
         if (!ref.summary.ok()) {
           if (s.ok()) r["message"] = "no error: the reference failed (" + std::string(toString(ref.summary.status)) + ": " + ref.summary.message + ")";

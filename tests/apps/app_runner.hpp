@@ -14,6 +14,15 @@
 
 namespace kktdae::testing {
 
+/// The apps under test, as tests/CMakeLists.txt passes their paths in.
+inline const std::string kConstraintsApp = KKTDAE_CONSTRAINTS_APP;
+inline const std::string kCircleApp = KKTDAE_CIRCLE_APP;
+inline const std::string kCompareApp = KKTDAE_COMPARE_APP;
+inline const std::string kErrdynApp = KKTDAE_ERRDYN_APP;
+inline const std::string kTutorialApp = KKTDAE_TUTORIAL_APP;
+inline const std::string kSweepApp = KKTDAE_SWEEP_APP;
+inline const std::string kTestsetApp = KKTDAE_TESTSET_APP;
+
 struct AppRun {
   /// The exit status the shell reports: an app killed by signal N shows as 128 + N (the shell
   /// survives it); -1 if the shell itself did not exit normally.

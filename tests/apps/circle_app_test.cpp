@@ -11,7 +11,6 @@ using namespace kktdae::testing;
 using Catch::Matchers::Contains;
 
 namespace {
-const std::string kApp = KKTDAE_CIRCLE_APP;
 
 /// Closed-form Baumgarte error of the circle from rest at φ(0) = e0: under-damped, roots −α ± iω_d.
 double closedFormPhi(double t, double alpha, double beta, double e0) {
@@ -22,7 +21,7 @@ double closedFormPhi(double t, double alpha, double beta, double e0) {
 
 TEST_CASE("circle app: the lesson's run reports its starting error and the decay after it", "[apps][seed002]") {
   const auto dir = freshOutputDir("circle_default");
-  const AppRun run = runApp(kApp, "--out '" + dir.string() + "'");
+  const AppRun run = runApp(kCircleApp, "--out '" + dir.string() + "'");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   CHECK_THAT(run.output, Contains("Max |phi|: 0.0201"));
@@ -50,9 +49,9 @@ TEST_CASE("circle app: the lesson's run reports its starting error and the decay
 
 TEST_CASE("circle app: two runs are byte-identical, Schur and block agree", "[apps][smoke]") {
   const auto a = freshOutputDir("circle_a"), b = freshOutputDir("circle_b"), c = freshOutputDir("circle_schur");
-  REQUIRE(runApp(kApp, "--out '" + a.string() + "'").exit_code == 0);
-  REQUIRE(runApp(kApp, "--out '" + b.string() + "'").exit_code == 0);
-  REQUIRE(runApp(kApp, "--form schur --out '" + c.string() + "'").exit_code == 0);
+  REQUIRE(runApp(kCircleApp, "--out '" + a.string() + "'").exit_code == 0);
+  REQUIRE(runApp(kCircleApp, "--out '" + b.string() + "'").exit_code == 0);
+  REQUIRE(runApp(kCircleApp, "--form schur --out '" + c.string() + "'").exit_code == 0);
   CHECK(readFile(a / "metrics.json") == readFile(b / "metrics.json"));
   CHECK(readFile(a / "circle.csv") == readFile(b / "circle.csv"));
   const auto block = readJson(a / "metrics.json"), schur = readJson(c / "metrics.json");
@@ -69,7 +68,7 @@ TEST_CASE("circle app: bad flags give a usage error and a non-zero exit", "[apps
       {"--dt 1e-300", "1e9"},       {"--t-final 1e300", "1e9"},   {"--t-final 0.001", "--t-final"},
   };
   for (const auto& [flags, mentioned] : cases) {
-    const AppRun run = runApp(kApp, flags);
+    const AppRun run = runApp(kCircleApp, flags);
     INFO(flags << " -> " << run.exit_code << ": " << run.output);
     CHECK(run.exit_code > 0);
     CHECK(!run.crashed());
@@ -81,7 +80,7 @@ TEST_CASE("circle app: a run whose first KKT solve fails exits 1, says why and s
           "[apps][errors]") {
   for (const std::string flags : {"--x0 1e200", "--beta 1e200", "--mass 1e-320"}) {
     const auto dir = freshOutputDir("circle_fails_at_start");
-    const AppRun run = runApp(kApp, flags + " --out '" + dir.string() + "'");
+    const AppRun run = runApp(kCircleApp, flags + " --out '" + dir.string() + "'");
     INFO(flags << " -> " << run.exit_code << ": " << run.output);
     CHECK(run.exit_code == 1);
     CHECK_THAT(run.output, Contains("run failed: KKT solve failed"));
@@ -96,7 +95,7 @@ TEST_CASE("circle app: a run whose first KKT solve fails exits 1, says why and s
     CHECK(!std::filesystem::exists(dir / "phi.png"));
   }
   // Without --out the failure is reported the same way.
-  const AppRun run = runApp(kApp, "--x0 1e200");
+  const AppRun run = runApp(kCircleApp, "--x0 1e200");
   INFO(run.output);
   CHECK(run.exit_code == 1);
   CHECK_THAT(run.output, Contains("run failed"));
@@ -106,7 +105,7 @@ TEST_CASE("circle app: an unwritable --out is an error with a message, before an
   const auto dir = freshOutputDir("circle_unwritable");
   std::filesystem::create_directories(dir);
   { std::ofstream(dir / "a_file") << "x"; }
-  const AppRun run = runApp(kApp, "--out '" + (dir / "a_file" / "sub").string() + "'");
+  const AppRun run = runApp(kCircleApp, "--out '" + (dir / "a_file" / "sub").string() + "'");
   INFO(run.output);
   CHECK(run.exit_code > 0);
   CHECK(!run.crashed());
@@ -117,7 +116,7 @@ TEST_CASE("circle app: an unwritable --out is an error with a message, before an
 TEST_CASE("circle app: a dt that does not divide the report times reports the nearest grid points",
           "[apps][seed002]") {
   const auto dir = freshOutputDir("circle_dt_0.003");
-  const AppRun run = runApp(kApp, "--dt 0.003 --out '" + dir.string() + "'");
+  const AppRun run = runApp(kCircleApp, "--dt 0.003 --out '" + dir.string() + "'");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   CHECK_THAT(run.output, Contains("not a multiple of dt: 1667 steps, the run ends at t = 5.001 s"));
@@ -140,7 +139,7 @@ TEST_CASE("circle app: a dt that does not divide the report times reports the ne
 TEST_CASE("circle app: a run that ends by 1 s has no 'max |phi| after 1 s'", "[apps][seed002]") {
   for (const std::string t_final : {"1", "0.7"}) {
     const auto dir = freshOutputDir("circle_short_" + t_final);
-    const AppRun run = runApp(kApp, "--t-final " + t_final + " --out '" + dir.string() + "'");
+    const AppRun run = runApp(kCircleApp, "--t-final " + t_final + " --out '" + dir.string() + "'");
     INFO(t_final << ": " << run.output);
     REQUIRE(run.exit_code == 0);
     CHECK_THAT(run.output, Contains("max |phi| after 1 s: n/a"));
@@ -153,7 +152,7 @@ TEST_CASE("circle app: a run that ends by 1 s has no 'max |phi| after 1 s'", "[a
 
 TEST_CASE("circle app: CVODE BDF at the lesson's kind of tolerance follows the closed form", "[apps][seed002][adaptive]") {
   const auto dir = freshOutputDir("circle_cvode_bdf");
-  const AppRun run = runApp(kApp, "--integrator cvode_bdf --rtol 1e-8 --atol 1e-10 --out '" + dir.string() + "'");
+  const AppRun run = runApp(kCircleApp, "--integrator cvode_bdf --rtol 1e-8 --atol 1e-10 --out '" + dir.string() + "'");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   const auto m = readJson(dir / "metrics.json");
@@ -173,7 +172,7 @@ TEST_CASE("circle app: CVODE BDF at the lesson's kind of tolerance follows the c
 
 TEST_CASE("circle app: ida_ggl reports that it drops Baumgarte", "[apps][seed002][adaptive]") {
   const auto dir = freshOutputDir("circle_ida_ggl");
-  const AppRun run = runApp(kApp, "--integrator ida_ggl --out '" + dir.string() + "'");
+  const AppRun run = runApp(kCircleApp, "--integrator ida_ggl --out '" + dir.string() + "'");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   const auto m = readJson(dir / "metrics.json");

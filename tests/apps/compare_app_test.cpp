@@ -38,7 +38,6 @@ std::vector<std::vector<std::string>> csvRows(const std::string& text) {
 }  // namespace
 
 namespace {
-const std::string kApp = KKTDAE_COMPARE_APP;
 
 /// (integrator, dt or rtol) → row of compare.json.
 std::map<std::pair<std::string, double>, nlohmann::json> rowsBySetting(const nlohmann::json& doc) {
@@ -61,7 +60,7 @@ double errorOf(const std::map<std::pair<std::string, double>, nlohmann::json>& r
 TEST_CASE("compare app: a short sweep writes its files and every error follows its integrator's order",
           "[apps][compare]") {
   const auto dir = freshOutputDir("compare_short");
-  const AppRun run = runApp(kApp, "--horizon 0.5 --rtols 1e-4,1e-6 --dts 0.02,0.01,0.005 --repeats 1 --out '" +
+  const AppRun run = runApp(kCompareApp, "--horizon 0.5 --rtols 1e-4,1e-6 --dts 0.02,0.01,0.005 --repeats 1 --out '" +
                                       dir.string() + "'");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
@@ -142,7 +141,7 @@ TEST_CASE("compare app: the circle under Baumgarte in the block form measures in
   // Started on the circle, the Baumgarte-stabilized solution is the exact one: RK4's error
   // against the (stabilization-free) ida_ggl reference must still fall at fourth order.
   const auto dir = freshOutputDir("compare_circle");
-  const AppRun run = runApp(kApp, "--model circle --horizon 0.5 --integrators rk4,cvode_bdf,ida_ggl --dts 0.01,0.005 "
+  const AppRun run = runApp(kCompareApp, "--model circle --horizon 0.5 --integrators rk4,cvode_bdf,ida_ggl --dts 0.01,0.005 "
                                   "--rtols 1e-6 --stabilization baumgarte --alpha 5 --beta 10 --form block "
                                   "--repeats 1 --out '" + dir.string() + "'");
   INFO(run.output);
@@ -163,13 +162,13 @@ TEST_CASE("compare app: the circle under Baumgarte in the block form measures in
 TEST_CASE("compare app: bad flags give a usage error and a non-zero exit", "[apps][compare][errors]") {
   const auto dir = freshOutputDir("compare_errors");
   const std::string out = " --out '" + dir.string() + "'";
-  CHECK(runApp(kApp, "").exit_code > 0);  // --out is required
+  CHECK(runApp(kCompareApp, "").exit_code > 0);  // --out is required
   for (const std::string flags :
        {"--model sphere", "--links 0", "--model circle --links 3", "--model circle --tilt 0.2", "--tilt nan",
         "--horizon 0", "--horizon -1", "--dts 0.01,abc", "--dts 0.01,,0.005", "--dts 0", "--dts 0.003",
         "--rtols -1e-6", "--rtols nan", "--integrators rk5", "--integrators rk4,rk4", "--form lu",
         "--stabilization soft", "--alpha 5", "--stabilization baumgarte --beta -1", "--repeats 0", "--bogus"}) {
-    const AppRun run = runApp(kApp, flags + out);
+    const AppRun run = runApp(kCompareApp, flags + out);
     INFO(flags << " -> " << run.exit_code << ": " << run.output);
     CHECK(run.exit_code > 0);
     CHECK(!run.output.empty());
@@ -179,7 +178,7 @@ TEST_CASE("compare app: bad flags give a usage error and a non-zero exit", "[app
 TEST_CASE("compare app: a failed run's numbers are empty CSV fields with its status, never nan", "[apps][compare]") {
   // rtol 1e-300 (atol 1e-302) is below what any adaptive solver can meet: every such run fails.
   const auto dir = freshOutputDir("compare_failed_rows");
-  const AppRun run = runApp(kApp, "--horizon 0.1 --integrators rk4,cvode_bdf --dts 0.01 --rtols 1e-300 --repeats 1 "
+  const AppRun run = runApp(kCompareApp, "--horizon 0.1 --integrators rk4,cvode_bdf --dts 0.01 --rtols 1e-300 --repeats 1 "
                                   "--out '" + dir.string() + "'");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
@@ -212,7 +211,7 @@ TEST_CASE("compare app: two runs of one command write the same bytes outside the
                             "--repeats 1";
   const auto a = freshOutputDir("compare_same_a"), b = freshOutputDir("compare_same_b");
   for (const auto& dir : {a, b}) {
-    const AppRun run = runApp(kApp, flags + " --out '" + dir.string() + "'");
+    const AppRun run = runApp(kCompareApp, flags + " --out '" + dir.string() + "'");
     INFO(run.output);
     REQUIRE(run.exit_code == 0);
   }
@@ -234,7 +233,7 @@ TEST_CASE("compare app: two runs of one command write the same bytes outside the
 TEST_CASE("compare app: --event reports each run's event-time error beside its state error", "[apps][compare][events]") {
   // The pendulum from horizontal passes the vertical once in 1 s (at 0.592 s, docs/events.md).
   const auto dir = freshOutputDir("compare_event");
-  const AppRun run = runApp(kApp, "--links 1 --tilt 0 --horizon 1 --integrators rk4,semi_implicit,cvode_bdf "
+  const AppRun run = runApp(kCompareApp, "--links 1 --tilt 0 --horizon 1 --integrators rk4,semi_implicit,cvode_bdf "
                                   "--dts 0.01,0.005 --rtols 1e-6,1e-8 --repeats 1 --event 'x<0' --out '" +
                                       dir.string() + "'");
   INFO(run.output);
@@ -257,7 +256,7 @@ TEST_CASE("compare app: --event reports each run's event-time error beside its s
   CHECK(errors["cvode_bdf"][0] < 1e-3);
 
   for (const char* bad : {"--model circle --event 'x<0'", "--event 'tension[3]<0'", "--event 'w<0'"}) {
-    const AppRun refused = runApp(kApp, std::string(bad) + " --horizon 0.1 --out '" + dir.string() + "'");
+    const AppRun refused = runApp(kCompareApp, std::string(bad) + " --horizon 0.1 --out '" + dir.string() + "'");
     INFO(bad << ": " << refused.output);
     CHECK(refused.exit_code > 0);
     CHECK_THAT(refused.output, Contains("--event"));
@@ -270,7 +269,7 @@ TEST_CASE("compare app: --rho-inf and --hht-alpha set the damping of generalized
   const auto dir = freshOutputDir("compare_galpha");
   auto rowsOf = [&](const std::string& flags, const std::string& name) {
     const auto out = dir / name;
-    const AppRun run = runApp(kApp, "--horizon 0.2 --integrators generalized_alpha,hht --dts 0.01 --repeats 1 " +
+    const AppRun run = runApp(kCompareApp, "--horizon 0.2 --integrators generalized_alpha,hht --dts 0.01 --repeats 1 " +
                                         flags + " --out '" + out.string() + "'");
     INFO(flags << "\n" << run.output);
     REQUIRE(run.exit_code == 0);
@@ -307,7 +306,7 @@ TEST_CASE("compare app: --rho-inf and --hht-alpha set the damping of generalized
            {"--hht-alpha -0.4", "--hht-alpha"},
            {"--integrators rk4 --rho-inf 0.5", "applies to generalized_alpha only"},
            {"--integrators generalized_alpha --hht-alpha -0.2", "applies to hht only"}}) {
-    const AppRun run = runApp(kApp, flags + " --horizon 0.1" + out);
+    const AppRun run = runApp(kCompareApp, flags + " --horizon 0.1" + out);
     INFO(flags << " -> " << run.exit_code << ": " << run.output);
     CHECK(run.exit_code == 2);
     CHECK_THAT(run.output, Contains(fragment));

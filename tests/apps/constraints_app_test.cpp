@@ -14,11 +14,10 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-const std::string kApp = KKTDAE_CONSTRAINTS_APP;
 
 nlohmann::json runMetrics(const std::string& name, const std::string& flags) {
   const auto dir = freshOutputDir(name);
-  const AppRun run = runApp(kApp, flags + " --no-rerun --out '" + dir.string() + "'");
+  const AppRun run = runApp(kConstraintsApp, flags + " --no-rerun --out '" + dir.string() + "'");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   return readJson(dir / "metrics.json");
@@ -34,7 +33,7 @@ double tipDistance(const nlohmann::json& a, const nlohmann::json& b) {
 
 TEST_CASE("constraints app: the chapter's default run prints the chapter's table", "[apps][seed000]") {
   const auto dir = freshOutputDir("chapter_table");
-  const AppRun run = runApp(kApp, "--seed 0 --no-rerun --out '" + dir.string() + "'");
+  const AppRun run = runApp(kConstraintsApp, "--seed 0 --no-rerun --out '" + dir.string() + "'");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   CHECK_THAT(run.output, Contains("integrated double (semi_implicit) for 4000 steps of 0.005 s -> 20.00 s of sim time"));
@@ -69,7 +68,7 @@ TEST_CASE("constraints app: seeds 0 and 1 end about 1.1 apart at the tip", "[app
 TEST_CASE("constraints app: two --smoke runs write byte-identical metrics and recording", "[apps][smoke]") {
   const auto a = freshOutputDir("smoke_a"), b = freshOutputDir("smoke_b");
   for (const auto& dir : {a, b}) {
-    const AppRun run = runApp(kApp, "--smoke --out '" + dir.string() + "'");
+    const AppRun run = runApp(kConstraintsApp, "--smoke --out '" + dir.string() + "'");
     INFO(run.output);
     REQUIRE(run.exit_code == 0);
   }
@@ -85,7 +84,7 @@ TEST_CASE("constraints app: two --smoke runs write byte-identical metrics and re
 TEST_CASE("constraints app: explicit Euler with Baumgarte diverges, is reported and everything is written",
           "[apps][diverged]") {
   const auto dir = freshOutputDir("diverged");
-  const AppRun run = runApp(kApp, "--integrator euler --out '" + dir.string() + "'");
+  const AppRun run = runApp(kConstraintsApp, "--integrator euler --out '" + dir.string() + "'");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   CHECK_THAT(run.output, Contains("diverged") && Contains("UNEXPECTED"));
@@ -129,7 +128,7 @@ TEST_CASE("constraints app: bad flags give a usage error and a non-zero exit, ne
       {"--rtol 0", "--rtol"},      {"--atol -1", "--atol"},
   };
   for (const auto& [flags, mentioned] : cases) {
-    const AppRun run = runApp(kApp, flags + out);
+    const AppRun run = runApp(kConstraintsApp, flags + out);
     INFO(flags << " -> exit " << run.exit_code << ": " << run.output);
     CHECK(run.exit_code > 0);
     CHECK(!run.crashed());
@@ -138,7 +137,7 @@ TEST_CASE("constraints app: bad flags give a usage error and a non-zero exit, ne
   // An --out that cannot be created: a path below a regular file.
   std::filesystem::create_directories(dir);
   { std::ofstream(dir / "a_file") << "x"; }
-  const AppRun run = runApp(kApp, "--steps 5 --out '" + (dir / "a_file" / "sub").string() + "'");
+  const AppRun run = runApp(kConstraintsApp, "--steps 5 --out '" + (dir / "a_file" / "sub").string() + "'");
   INFO(run.output);
   CHECK(run.exit_code > 0);
   CHECK_THAT(run.output, Contains("a_file"));
@@ -158,14 +157,14 @@ TEST_CASE("constraints app: --seed takes numpy's whole range, 0 to 2^64 - 1, exa
     CHECK(m["tilt"].get<double>() == tilt);
   }
   const auto dir = freshOutputDir("seed_text");
-  REQUIRE(runApp(kApp, "--seed 18446744073709551615 --steps 10 --no-rerun --out '" + dir.string() + "'").exit_code == 0);
+  REQUIRE(runApp(kConstraintsApp, "--seed 18446744073709551615 --steps 10 --no-rerun --out '" + dir.string() + "'").exit_code == 0);
   CHECK_THAT(readFile(dir / "metrics.json"), Contains("\"seed\": 18446744073709551615,"));
 }
 
 TEST_CASE("constraints app: --no-rerun writes metrics, timing and the manifest only, the default run adds the recording",
           "[apps][files]") {
   const auto quiet = freshOutputDir("files_no_rerun");
-  REQUIRE(runApp(kApp, "--steps 50 --no-rerun --out '" + quiet.string() + "'").exit_code == 0);
+  REQUIRE(runApp(kConstraintsApp, "--steps 50 --no-rerun --out '" + quiet.string() + "'").exit_code == 0);
   CHECK(std::filesystem::exists(quiet / "metrics.json"));
   CHECK(std::filesystem::exists(quiet / "timing.json"));
   for (const auto& entry : std::filesystem::directory_iterator(quiet)) {
@@ -175,7 +174,7 @@ TEST_CASE("constraints app: --no-rerun writes metrics, timing and the manifest o
   }
 
   const auto full = freshOutputDir("files_rerun");
-  const AppRun run = runApp(kApp, "--steps 50 --out '" + full.string() + "'");
+  const AppRun run = runApp(kConstraintsApp, "--steps 50 --out '" + full.string() + "'");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   for (const char* file : {"metrics.json", "timing.json", "recording.csv", "violation.gp", "energy.gp", "tip_path.gp"}) {
@@ -197,8 +196,8 @@ TEST_CASE("constraints app: --no-rerun writes metrics, timing and the manifest o
 TEST_CASE("constraints app: two runs writing the same --out at once each leave whole files", "[apps][files]") {
   const auto dir = freshOutputDir("concurrent");
   const auto reference = freshOutputDir("concurrent_reference");
-  REQUIRE(runApp(kApp, "--smoke --out '" + reference.string() + "'").exit_code == 0);
-  const std::string one = "'" + kApp + "' --smoke --out '" + dir.string() + "' >/dev/null";
+  REQUIRE(runApp(kConstraintsApp, "--smoke --out '" + reference.string() + "'").exit_code == 0);
+  const std::string one = "'" + kConstraintsApp + "' --smoke --out '" + dir.string() + "' >/dev/null";
   const AppRun both = runShell(one + " & " + one + " & " + one + " & wait");
   INFO(both.output);
   REQUIRE(both.exit_code == 0);
@@ -214,7 +213,7 @@ TEST_CASE("constraints app: two runs writing the same --out at once each leave w
 
 TEST_CASE("constraints app: ida_ggl without stabilization holds the links by itself", "[apps][adaptive]") {
   const auto dir = freshOutputDir("ida_ggl_none");
-  const AppRun run = runApp(kApp, "--integrator ida_ggl --stabilization none --steps 400 --no-rerun --out '" + dir.string() + "'");
+  const AppRun run = runApp(kConstraintsApp, "--integrator ida_ggl --stabilization none --steps 400 --no-rerun --out '" + dir.string() + "'");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   const auto m = readJson(dir / "metrics.json");
@@ -227,7 +226,7 @@ TEST_CASE("constraints app: ida_ggl without stabilization holds the links by its
 
 TEST_CASE("constraints app: ida_ggl with Baumgarte says it ignores it", "[apps][adaptive]") {
   const auto dir = freshOutputDir("ida_ggl_baumgarte");
-  const AppRun run = runApp(kApp, "--integrator ida_ggl --stabilization baumgarte --steps 100 --no-rerun --out '" + dir.string() + "'");
+  const AppRun run = runApp(kConstraintsApp, "--integrator ida_ggl --stabilization baumgarte --steps 100 --no-rerun --out '" + dir.string() + "'");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   CHECK_THAT(run.output, Contains("notes (baumgarte): ida_ggl ignores"));
@@ -241,7 +240,7 @@ TEST_CASE("constraints app: fixed-step runs carry no tolerances", "[apps]") {
 
 TEST_CASE("constraints app: a mode that fails at its first state reports n/a and nulls, not zeros", "[apps][diverged]") {
   const auto dir = freshOutputDir("fails_at_start");
-  const AppRun run = runApp(kApp, "--baumgarte 1e200 --steps 50 --out '" + dir.string() + "'");
+  const AppRun run = runApp(kConstraintsApp, "--baumgarte 1e200 --steps 50 --out '" + dir.string() + "'");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   CHECK_THAT(run.output, Contains("baumgarte                    n/a               n/a             n/a   diverged"));
@@ -427,7 +426,7 @@ TEST_CASE("constraints app: --stop-when ends each mode where the condition becom
 
   const auto dir = freshOutputDir("stop_when_bad");
   for (const char* bad : {"'tension[2]<0'", "'z<0'", "'x<'", "'q[6]>1'", "'x<0<1'", "'y>nan'"}) {
-    const AppRun run = runApp(kApp, std::string("--stop-when ") + bad + " --no-rerun --out '" + dir.string() + "'");
+    const AppRun run = runApp(kConstraintsApp, std::string("--stop-when ") + bad + " --no-rerun --out '" + dir.string() + "'");
     INFO(bad << " -> exit " << run.exit_code << ": " << run.output);
     CHECK(run.exit_code > 0);
     CHECK(!run.crashed());

@@ -12,7 +12,6 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-const std::string kConstraints = KKTDAE_CONSTRAINTS_APP;
 
 /// Runs `binary` with `flags` once per thread count into its own directory; returns the directories.
 std::vector<std::filesystem::path> runOnThreads(const std::string& binary, const std::string& name,
@@ -39,7 +38,7 @@ void checkSameBytes(const std::vector<std::filesystem::path>& dirs, const std::s
 
 TEST_CASE("constraints app: --seeds on 1 and 2 threads writes byte-identical seeds.csv and seeds.json",
           "[apps][parallel]") {
-  const auto dirs = runOnThreads(kConstraints, "seeds", "--seeds 0-5,9 --links 3 --steps 300");
+  const auto dirs = runOnThreads(kConstraintsApp, "seeds", "--seeds 0-5,9 --links 3 --steps 300");
   checkSameBytes(dirs, "seeds.csv");
   checkSameBytes(dirs, "seeds.json");
   // Sweep files only: a seed sweep draws no recording and writes no single-run metrics.
@@ -57,7 +56,7 @@ TEST_CASE("constraints app: --seeds on 1 and 2 threads writes byte-identical see
   // Each row is what a single run of that seed writes to metrics.json.
   for (int seed : {0, 4}) {
     const auto single_dir = freshOutputDir("seeds_single_" + std::to_string(seed));
-    const AppRun single = runApp(kConstraints, "--seed " + std::to_string(seed) +
+    const AppRun single = runApp(kConstraintsApp, "--seed " + std::to_string(seed) +
                                                    " --links 3 --steps 300 --no-rerun --out '" +
                                                    single_dir.string() + "'");
     INFO(single.output);
@@ -72,7 +71,7 @@ TEST_CASE("constraints app: --seeds on 1 and 2 threads writes byte-identical see
 
 TEST_CASE("constraints app: --seeds prints the sweep's table", "[apps][parallel]") {
   const auto dir = freshOutputDir("seeds_table");
-  const AppRun run = runApp(kConstraints, "--seeds 3 --steps 400 --out '" + dir.string() + "'");
+  const AppRun run = runApp(kConstraintsApp, "--seeds 3 --steps 400 --out '" + dir.string() + "'");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   CHECK_THAT(run.output, Contains("1 seeds on 1 thread"));
@@ -99,14 +98,14 @@ TEST_CASE("constraints app: bad --seeds and --threads are usage errors", "[apps]
       {"--seeds 0-3 --threads two", "--threads"}, {"--threads 2", "--seeds"},
   };
   for (const auto& [flags, mentioned] : cases) {
-    const AppRun run = runApp(kConstraints, flags + out);
+    const AppRun run = runApp(kConstraintsApp, flags + out);
     INFO(flags << " -> exit " << run.exit_code << ": " << run.output);
     CHECK(run.exit_code > 0);
     CHECK(!run.crashed());
     CHECK_THAT(run.output, Contains(mentioned));
   }
   // The largest seeds are fine, and a range may end at 2^64 - 1.
-  const AppRun top = runApp(kConstraints, "--seeds 18446744073709551614-18446744073709551615" + out);
+  const AppRun top = runApp(kConstraintsApp, "--seeds 18446744073709551614-18446744073709551615" + out);
   INFO(top.output);
   CHECK(top.exit_code == 0);
   CHECK(readJson(dir / "seeds.json")["rows"].size() == 2);

@@ -14,8 +14,6 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-const std::string kConstraints = KKTDAE_CONSTRAINTS_APP;
-const std::string kCircle = KKTDAE_CIRCLE_APP;
 
 void writeText(const std::filesystem::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
@@ -68,7 +66,7 @@ TEST_CASE("run directory: an earlier run's files and a killed run's temporaries 
   }
   writeText(dir / "manifest.json", "{\"status\": \"complete\"}");
   writeText(dir / "notes.txt", "the user's");
-  const AppRun run = runApp(kConstraints, "--seed 0 --no-rerun --out '" + dir.string() + "'");
+  const AppRun run = runApp(kConstraintsApp, "--seed 0 --no-rerun --out '" + dir.string() + "'");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   CHECK(filesIn(dir) == std::set<std::string>{"metrics.json", "timing.json", "manifest.json", "notes.txt"});
@@ -87,7 +85,7 @@ TEST_CASE("run directory: SIGINT while a plot renders publishes the recording, r
     return;
   }
   const auto dir = freshOutputDir("signal_during_plot");
-  const AppRun run = runShell("KKTDAE_TEST_SIGNAL_AT_PLOT=2 '" + kConstraints + "' --seed 0 --steps 400 --out '" +
+  const AppRun run = runShell("KKTDAE_TEST_SIGNAL_AT_PLOT=2 '" + kConstraintsApp + "' --seed 0 --steps 400 --out '" +
                               dir.string() + "'");
   INFO(run.output);
   CHECK(run.exit_code == 130);
@@ -109,7 +107,7 @@ TEST_CASE("run directory: SIGTERM while a plot renders exits 143", "[apps][run_d
     return;
   }
   const auto dir = freshOutputDir("sigterm_during_plot");
-  const AppRun run = runShell("KKTDAE_TEST_SIGNAL=TERM KKTDAE_TEST_SIGNAL_AT_PLOT=1 '" + kCircle + "' --out '" +
+  const AppRun run = runShell("KKTDAE_TEST_SIGNAL=TERM KKTDAE_TEST_SIGNAL_AT_PLOT=1 '" + kCircleApp + "' --out '" +
                               dir.string() + "'");
   INFO(run.output);
   CHECK(run.exit_code == 143);
@@ -138,7 +136,7 @@ TEST_CASE("run directory: on a full disk a truncated plot is not published and t
     ~Unmount() { std::system(("umount '" + path.string() + "'").c_str()); }
   } unmount{mount_point};
   const auto dir = mount_point / "run";
-  const AppRun run = runApp(kCircle, "--out '" + dir.string() + "'");
+  const AppRun run = runApp(kCircleApp, "--out '" + dir.string() + "'");
   INFO(run.output);
   CHECK(run.exit_code == 1);
   CHECK_THAT(run.output, Contains("is not a whole PNG"));
@@ -155,7 +153,7 @@ TEST_CASE("run directory: SIGINT at step 1000 stops the run there, keeps what it
           "[apps][run_directory][signals]") {
   // gnuplot is left out (PATH without it) so that only the run itself is interrupted.
   const auto dir = freshOutputDir("signal_at_step");
-  const AppRun run = runShell("PATH=/nonexistent KKTDAE_TEST_SIGNAL_AT_STEP=1000 '" + kConstraints +
+  const AppRun run = runShell("PATH=/nonexistent KKTDAE_TEST_SIGNAL_AT_STEP=1000 '" + kConstraintsApp +
                               "' --seed 0 --out '" + dir.string() + "'");
   INFO(run.output);
   CHECK(run.exit_code == 130);
@@ -179,7 +177,7 @@ TEST_CASE("run directory: SIGINT at step 1000 stops the run there, keeps what it
 TEST_CASE("run directory: SIGTERM during kktdae-circle's run exits 143 with its files for the states recorded",
           "[apps][run_directory][signals]") {
   const auto dir = freshOutputDir("sigterm_at_step");
-  const AppRun run = runShell("PATH=/nonexistent KKTDAE_TEST_SIGNAL=TERM KKTDAE_TEST_SIGNAL_AT_STEP=200 '" + kCircle +
+  const AppRun run = runShell("PATH=/nonexistent KKTDAE_TEST_SIGNAL=TERM KKTDAE_TEST_SIGNAL_AT_STEP=200 '" + kCircleApp +
                               "' --out '" + dir.string() + "'");
   INFO(run.output);
   CHECK(run.exit_code == 143);

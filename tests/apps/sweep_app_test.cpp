@@ -19,7 +19,6 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-const std::string kSweep = KKTDAE_SWEEP_APP;
 const std::string kSmall = std::string(KKTDAE_SOURCE_DIR) + "/apps/sweep/examples/small.json";
 
 std::string shellQuoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
@@ -42,14 +41,14 @@ struct SweepRun {
 SweepRun runSweepText(const std::string& name, const std::string& text, const std::string& flags = "") {
   SweepRun result;
   result.dir = freshOutputDir("sweep_" + name);
-  result.run = runApp(kSweep, shellQuoted(writeSweepFile(name, text)) + " " + flags + " --out " + shellQuoted(result.dir));
+  result.run = runApp(kSweepApp, shellQuoted(writeSweepFile(name, text)) + " " + flags + " --out " + shellQuoted(result.dir));
   return result;
 }
 
 /// The small example on `threads` threads, into a fresh directory.
 std::filesystem::path threadedRun(const std::string& name, const std::string& threads) {
   const auto dir = freshOutputDir(name);
-  const AppRun run = runApp(kSweep, shellQuoted(kSmall) + " --threads " + threads + " --out " + shellQuoted(dir));
+  const AppRun run = runApp(kSweepApp, shellQuoted(kSmall) + " --threads " + threads + " --out " + shellQuoted(dir));
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   return dir;
@@ -141,7 +140,7 @@ TEST_CASE("sweep app: a sweep file with an unknown key, a wrong type or an empty
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const auto file = writeSweepFile("bad" + std::to_string(i), cases[i].first);
     const auto dir = freshOutputDir("sweep_bad" + std::to_string(i));
-    const AppRun run = runApp(kSweep, shellQuoted(file) + " --out " + shellQuoted(dir));
+    const AppRun run = runApp(kSweepApp, shellQuoted(file) + " --out " + shellQuoted(dir));
     INFO(cases[i].first << "\n" << run.output);
     CHECK(run.exit_code == 2);
     CHECK_THAT(run.output, Contains(cases[i].second));
@@ -263,20 +262,20 @@ TEST_CASE("sweep app: a killed threaded job keeps its journal, refuses a fresh s
           "[apps][sweep]") {
   const auto reference = threadedRun("sweep_uninterrupted", "2");
   const auto dir = freshOutputDir("sweep_killed_threads");
-  const AppRun killed = runShell("KKTDAE_SWEEP_TEST_KILL=0:5 '" + kSweep + "' " + shellQuoted(kSmall) +
+  const AppRun killed = runShell("KKTDAE_SWEEP_TEST_KILL=0:5 '" + kSweepApp + "' " + shellQuoted(kSmall) +
                                  " --threads 1 --out " + shellQuoted(dir));
   INFO(killed.output);
   REQUIRE(killed.exit_code == 128 + 9);  // SIGKILL, as a lost node or the OOM killer
   CHECK(!std::filesystem::exists(dir / "sweep.csv"));
   CHECK(countLines(readFile(dir / "journal-a1-r0.jsonl")) == 5);
 
-  const AppRun fresh = runApp(kSweep, shellQuoted(kSmall) + " --out " + shellQuoted(dir));
+  const AppRun fresh = runApp(kSweepApp, shellQuoted(kSmall) + " --out " + shellQuoted(dir));
   INFO(fresh.output);
   CHECK(fresh.exit_code == 2);
   CHECK_THAT(fresh.output, Contains("5 of 16 runs finished"));
   CHECK_THAT(fresh.output, Contains("--resume " + dir.string()));
 
-  const AppRun resumed = runApp(kSweep, shellQuoted(kSmall) + " --threads 2 --resume " + shellQuoted(dir));
+  const AppRun resumed = runApp(kSweepApp, shellQuoted(kSmall) + " --threads 2 --resume " + shellQuoted(dir));
   INFO(resumed.output);
   REQUIRE(resumed.exit_code == 0);
   CHECK_THAT(resumed.output, Contains("11 to run, 5 from journals"));
@@ -291,7 +290,7 @@ namespace {
 std::string mpirun(int ranks) {
   std::string command = std::string("'") + KKTDAE_SWEEP_MPIEXEC + "' --oversubscribe";
   if (geteuid() == 0) command += " --allow-run-as-root";
-  return command + " -np " + std::to_string(ranks) + " -x KKTDAE_SWEEP_TEST_KILL '" + kSweep + "' ";
+  return command + " -np " + std::to_string(ranks) + " -x KKTDAE_SWEEP_TEST_KILL '" + kSweepApp + "' ";
 }
 
 }  // namespace

@@ -13,7 +13,6 @@ using namespace kktdae::testing;
 using Catch::Matchers::Contains;
 
 namespace {
-const std::string kApp = KKTDAE_TESTSET_APP;
 
 std::vector<double> numbers(const nlohmann::json& array) {
   std::vector<double> values;
@@ -61,7 +60,7 @@ std::vector<std::vector<std::string>> csvRows(const std::string& text) {
 TEST_CASE("testset app: an andrews run writes the end state in both sign conventions, its scd and counters",
           "[apps][testset]") {
   const auto dir = freshOutputDir("testset_andrews");
-  const AppRun run = runApp(kApp, "--problem andrews --integrator cvode_bdf --rtol 1e-7 --atol 1e-7 --out '" +
+  const AppRun run = runApp(kTestsetApp, "--problem andrews --integrator cvode_bdf --rtol 1e-7 --atol 1e-7 --out '" +
                                       dir.string() + "'");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
@@ -89,8 +88,8 @@ TEST_CASE("testset app: a fixed-step car axis run gives the same metrics bytes t
           "[apps][testset]") {
   const auto a = freshOutputDir("testset_caraxis_a"), b = freshOutputDir("testset_caraxis_b");
   const std::string flags = "--problem caraxis --integrator rk4 --dt 0.001 --stabilization projection --out ";
-  const AppRun first = runApp(kApp, flags + "'" + a.string() + "'");
-  const AppRun second = runApp(kApp, flags + "'" + b.string() + "'");
+  const AppRun first = runApp(kTestsetApp, flags + "'" + a.string() + "'");
+  const AppRun second = runApp(kTestsetApp, flags + "'" + b.string() + "'");
   INFO(first.output);
   REQUIRE(first.exit_code == 0);
   REQUIRE(second.exit_code == 0);
@@ -117,7 +116,7 @@ TEST_CASE("testset app: flags that cannot be right are usage errors naming the f
       {"--rtol nan", "--rtol"},
   };
   for (const auto& [arguments, fragment] : cases) {
-    const AppRun run = runApp(kApp, arguments + out);
+    const AppRun run = runApp(kTestsetApp, arguments + out);
     INFO(arguments << "\n" << run.output);
     CHECK(run.exit_code != 0);
     CHECK_FALSE(run.crashed());
@@ -131,7 +130,7 @@ TEST_CASE("testset app: a capped car-axis ladder has a row per rung, failed ones
   const auto dir = freshOutputDir("testset_ladder");
   // 400 steps: the fixed-step rung of 300 runs, the adaptive solvers fail at their tight rungs
   // (too much work), which must show as failed rows.
-  const AppRun run = runApp(kApp, "--problem caraxis --ladder --max-steps 400 --out '" + dir.string() + "'");
+  const AppRun run = runApp(kTestsetApp, "--problem caraxis --ladder --max-steps 400 --out '" + dir.string() + "'");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   const std::string csv = readFile(dir / "ladder.csv");
@@ -186,7 +185,7 @@ TEST_CASE("testset app: a capped car-axis ladder has a row per rung, failed ones
   }
   // Everything but the timing* files is the same bytes on a second run.
   const auto again = freshOutputDir("testset_ladder_again");
-  const AppRun second = runApp(kApp, "--problem caraxis --ladder --max-steps 400 --out '" + again.string() + "'");
+  const AppRun second = runApp(kTestsetApp, "--problem caraxis --ladder --max-steps 400 --out '" + again.string() + "'");
   REQUIRE(second.exit_code == 0);
   for (const char* file : {"ladder.csv", "ladder.json", "work_precision.dat", "published.dat", "work_precision.gp",
                            "work_precision.png"}) {
@@ -201,7 +200,7 @@ TEST_CASE("testset app: --rho-inf and --hht-alpha reach the run and the ladder, 
   const auto dir = freshOutputDir("testset_galpha");
   auto endQ = [&](const std::string& flags, const std::string& name) {
     const auto out = dir / name;
-    const AppRun run = runApp(kApp, "--problem caraxis " + flags + " --out '" + out.string() + "'");
+    const AppRun run = runApp(kTestsetApp, "--problem caraxis " + flags + " --out '" + out.string() + "'");
     INFO(flags << "\n" << run.output);
     REQUIRE(run.exit_code == 0);
     const auto m = readJson(out / "metrics.json");
@@ -228,7 +227,7 @@ TEST_CASE("testset app: --rho-inf and --hht-alpha reach the run and the ladder, 
   // The ladder hands the same options to its rungs: its 300-step generalized_alpha row is the
   // single run at dt = 3 s / 300.
   const auto ladder_dir = dir / "ladder";
-  const AppRun ladder = runApp(kApp, "--problem caraxis --ladder --max-steps 400 --rho-inf 0.5 --hht-alpha -0.2 "
+  const AppRun ladder = runApp(kTestsetApp, "--problem caraxis --ladder --max-steps 400 --rho-inf 0.5 --hht-alpha -0.2 "
                                      "--out '" + ladder_dir.string() + "'");
   INFO(ladder.output);
   REQUIRE(ladder.exit_code == 0);
@@ -257,7 +256,7 @@ TEST_CASE("testset app: --rho-inf and --hht-alpha out of range or for another in
       {"--integrator generalized_alpha --hht-alpha -0.2", "applies to hht only"},
   };
   for (const auto& [arguments, fragment] : cases) {
-    const AppRun run = runApp(kApp, arguments + out);
+    const AppRun run = runApp(kTestsetApp, arguments + out);
     INFO(arguments << "\n" << run.output);
     CHECK(run.exit_code == 2);
     CHECK_THAT(run.output, Contains(fragment));

@@ -13,7 +13,6 @@ using namespace kktdae::testing;
 using Catch::Matchers::Contains;
 
 namespace {
-const std::string kApp = KKTDAE_TUTORIAL_APP;
 const std::filesystem::path kSourceDir = KKTDAE_SOURCE_DIR;
 
 /// How many times `needle` occurs in `text`.
@@ -59,7 +58,7 @@ std::vector<std::string> cppBlocks(const std::string& markdown) {
 }  // namespace
 
 TEST_CASE("tutorial app: both models pass every check in both KKT forms with rk4 and ida_ggl", "[apps][tutorial]") {
-  const AppRun run = runApp(kApp, "");
+  const AppRun run = runApp(kTutorialApp, "");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   CHECK_THAT(run.output, Contains("all checks passed"));
@@ -76,19 +75,19 @@ TEST_CASE("tutorial app: both models pass every check in both KKT forms with rk4
 
 TEST_CASE("tutorial app: a step or tolerance too coarse breaks the invariants and the app exits 1", "[apps][tutorial]") {
   // RK4 at dt 0.05 moves the pendulum's energy by ~1e-3 J against a bound of 2e-6 J.
-  const AppRun coarse_step = runApp(kApp, "--dt 0.05");
+  const AppRun coarse_step = runApp(kTutorialApp, "--dt 0.05");
   INFO(coarse_step.output);
   CHECK(coarse_step.exit_code == 1);
   CHECK_THAT(coarse_step.output, Contains("CHECK FAILED: spherical_pendulum 60deg,2m/s schur rk4: energy [J]"));
   CHECK_THAT(coarse_step.output, Contains("SOME CHECKS FAILED"));
   // ida_ggl at rtol 1e-6 moves it by ~2.5e-4 J.
-  const AppRun loose_tolerance = runApp(kApp, "--rtol 1e-6");
+  const AppRun loose_tolerance = runApp(kTutorialApp, "--rtol 1e-6");
   INFO(loose_tolerance.output);
   CHECK(loose_tolerance.exit_code == 1);
   CHECK_THAT(loose_tolerance.output, Contains("CHECK FAILED: spherical_pendulum 60deg,2m/s schur ida_ggl: energy [J]"));
   CHECK(failedLines(loose_tolerance.output, " ida_ggl") > 0);
   CHECK(failedLines(loose_tolerance.output, " rk4") == 0);  // the RK4 runs do not depend on --rtol
-  CHECK(runApp(kApp, "--dt 0").exit_code != 0);
+  CHECK(runApp(kTutorialApp, "--dt 0").exit_code != 0);
 }
 
 TEST_CASE("tutorial doc: every cpp block of docs/defining-models.md is verbatim in apps/tutorial", "[apps][tutorial]") {

@@ -13,18 +13,18 @@
 
 #include "kktdae/core/checks.hpp"
 #include "kktdae/system/derivative_check.hpp"
+#include "system/entry_summaries.hpp"
 #include "system/output_probe.hpp"
 
 namespace kktdae {
 namespace {
 
+using detail::kNaN;
+using detail::largestMagnitude;
 using detail::PaddedInput;
 using detail::ProbeIssue;
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kEps = std::numeric_limits<double>::epsilon();
-
-double maxAbs(ConstMatrixRef m) { return m.size() == 0 ? 0.0 : m.cwiseAbs().maxCoeff(); }
 
 /// Collects the findings, keeping at most max_findings_per_kind of each (problem, method).
 class Findings {
@@ -241,7 +241,7 @@ void checkEvaluateTerms(StateCheck& check, ConstVectorRef q, ConstVectorRef v, c
     if (!check.report(issues, method, term.rows, term.cols, is_matrix)) continue;
     const Eigen::Map<const Vector> expected(term.expected, term.rows * term.cols);
     const Eigen::Map<const Vector> fused(got.data(), got.size());
-    const double scale = std::max(maxAbs(expected), maxAbs(fused));
+    const double scale = std::max(largestMagnitude(expected), largestMagnitude(fused));
     for (Eigen::Index i = 0; i < expected.size(); ++i) {
       if (!check.beyondRelative(expected[i], fused[i], scale, relative)) continue;
       const int row = static_cast<int>(is_matrix ? i % term.rows : i);
@@ -283,7 +283,7 @@ void checkMass(StateCheck& check, const Outputs& out, const Vector*& constant_di
   const int nq = system.nq();
   if (!out.M_clean) return;
   const Matrix& M = out.M;
-  const double scale = maxAbs(M);
+  const double scale = largestMagnitude(M);
   const MassStructure structure = system.massStructure();
   bool off_diagonal_found = false;
   for (int j = 0; j < nq; ++j) {
@@ -323,7 +323,7 @@ void checkMass(StateCheck& check, const Outputs& out, const Vector*& constant_di
               "M must be positive definite: got is the smallest eigenvalue of (M + Mᵀ)/2, expected > 0");
   }
   if (structure == MassStructure::General || !out.d_clean) return;
-  const double d_scale = std::max(scale, maxAbs(out.d));
+  const double d_scale = std::max(scale, largestMagnitude(out.d));
   for (int i = 0; i < nq; ++i) {
     if (check.beyond(M(i, i), out.d[i], d_scale)) {
       check.add(ModelProblem::MassDiagonalMismatch, "massDiagonal", i, -1, M(i, i), out.d[i],
@@ -421,7 +421,7 @@ void checkConservativeBias(StateCheck& check, const PaddedInput& q, ConstVectorR
     // The quotient's own rounding: V may be large next to its gradient (m g y far from y = 0).
     rounding[i] = 16.0 * kEps * std::max(std::abs(plus), std::abs(minus)) / step;
   }
-  double scale = maxAbs(gradient);
+  double scale = largestMagnitude(gradient);
   for (int i = 0; i < nq; ++i) {
     if (std::isfinite(h[i])) scale = std::max(scale, std::abs(h[i]));
   }

@@ -6,13 +6,13 @@
 #include <limits>
 
 #include "kktdae/core/checks.hpp"
+#include "system/entry_summaries.hpp"
 
 namespace kktdae {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-double maxAbs(ConstMatrixRef m) { return m.size() == 0 ? 0.0 : m.cwiseAbs().maxCoeff(); }
+using detail::kNaN;
+using detail::largestMagnitude;
 
 /// Keeps the largest |got − expected| seen and where it was; a NaN deviation wins and stays,
 /// because it means an output the model did not write (or wrote as NaN).
@@ -84,7 +84,7 @@ DerivativeCheckReport checkDerivatives(const ConstrainedSystem& system, ConstVec
 
   Matrix J = Matrix::Constant(nc, nq, kNaN);
   system.constraintJacobian(q, t, J);
-  report.jacobian_scale = maxAbs(J);
+  report.jacobian_scale = largestMagnitude(J);
   WorstTracker jacobian;
   Vector q_plus = q, q_minus = q, phi_plus(nc), phi_minus(nc);
   for (int i = 0; i < nq; ++i) {
@@ -104,7 +104,7 @@ DerivativeCheckReport checkDerivatives(const ConstrainedSystem& system, ConstVec
   const double time_step = options.relative_step * std::max(1.0, std::abs(t));
   Vector phi_t = Vector::Constant(nc, kNaN);
   system.constraintTimeDerivative(q, t, phi_t);
-  report.time_derivative_scale = maxAbs(phi_t);
+  report.time_derivative_scale = largestMagnitude(phi_t);
   phi_plus.setConstant(kNaN);
   phi_minus.setConstant(kNaN);
   system.constraint(q, t + time_step, phi_plus);
@@ -117,7 +117,7 @@ DerivativeCheckReport checkDerivatives(const ConstrainedSystem& system, ConstVec
   // γ is the derivative of φ̇ along s ↦ (q + s v, t + s) with v held fixed.
   Vector gamma = Vector::Constant(nc, kNaN);
   system.constraintBias(q, v, t, gamma);
-  report.bias_scale = maxAbs(gamma);
+  report.bias_scale = largestMagnitude(gamma);
   const double scale = std::max({1.0, q.cwiseAbs().maxCoeff(), std::abs(t)});
   const double s = options.relative_step * scale / std::max(1.0, v.cwiseAbs().maxCoeff());
   const Vector rate_plus = constraintRate(system, q + s * v, v, t + s);
@@ -129,7 +129,7 @@ DerivativeCheckReport checkDerivatives(const ConstrainedSystem& system, ConstVec
 
   Matrix M = Matrix::Constant(nq, nq, kNaN);
   system.massMatrix(q, M);
-  report.mass_asymmetry = maxAbs(M - M.transpose());
+  report.mass_asymmetry = largestMagnitude(M - M.transpose());
 
   const int non_zeros = system.jacobianNonZeros();
   if (non_zeros > 0) {

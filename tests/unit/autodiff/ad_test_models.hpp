@@ -14,6 +14,9 @@
 
 namespace kktdae::testing {
 
+/// How closely a derived term must match its hand-written twin's.
+inline constexpr double kMatchTolerance = 1e-12;
+
 /// PendulumChain's φ_k = ½(|p_k − p_{k−1}|² − L_k²), written once.
 class AdPendulumChain final : public AutoDiffConstraints<AdPendulumChain> {
  public:

@@ -14,7 +14,7 @@ namespace {
 // Both sides are exact formulas evaluated in double, in different orders of operations; their
 // difference is a few ulps of the largest term (|q|² ~ 10 here), so 1e-12 absolute on O(1–10)
 // values leaves two orders of margin while catching any wrong term (a missing γ term is O(1)).
-constexpr double kMatchTolerance = 1e-12;
+using kktdae::testing::kMatchTolerance;
 
 struct Terms {
   Vector phi, phi_t, gamma;

@@ -18,7 +18,7 @@ namespace {
 // M and h are exact formulas on both sides, evaluated in different orders (the AD side also
 // multiplies out cos² + sin² = 1 in rounding); entries are O(1–50), so their difference is a
 // few 1e-15, and 1e-12 absolute catches any wrong term by orders of magnitude.
-constexpr double kMatchTolerance = 1e-12;
+using kktdae::testing::kMatchTolerance;
 
 JointDoublePendulum::Params unevenParams(bool slot) {
   JointDoublePendulum::Params params;

@@ -17,7 +17,7 @@ using Catch::Contains;
 
 namespace {
 
-constexpr double kCrank = 1.0;
+constexpr double kCrankLength = 1.0;
 const Eigen::Vector3d kPivotA(0.0, 0.0, 0.0);
 const Eigen::Vector3d kPivotD(2.0, 0.0, 0.0);
 const Eigen::Vector3d kPivotE(1.0, 0.5, 0.0);  // F − B on the coupler: the third crank is parallel
@@ -25,25 +25,25 @@ const Eigen::Vector3d kPivotE(1.0, 0.5, 0.0);  // F − B on the coupler: the th
 /// A parallelogram four-bar in maximal coordinates: a rigid coupler triangle B, C, F (distances
 /// between all three), cranks A–B and D–C of equal length; `closed_twice` adds the crank E–F,
 /// which moves with the other two and so adds a constraint but removes no freedom (nc 6, rank 5).
-/// The coupler only translates: the motion is a pendulum of length kCrank in the crank angle.
+/// The coupler only translates: the motion is a pendulum of length kCrankLength in the crank angle.
 ParticleSystem parallelogram(bool closed_twice) {
   ParticleSystemParams p;
   p.dimension = 2;
   p.particles = {{1.0, Eigen::Vector3d::Zero()}, {1.5, Eigen::Vector3d::Zero()}, {0.5, Eigen::Vector3d::Zero()}};
   p.anchors = {kPivotA, kPivotD, kPivotE};
-  p.distances = {{PointRef::particle(0), PointRef::anchor(0), kCrank},
-                 {PointRef::particle(1), PointRef::anchor(1), kCrank},
+  p.distances = {{PointRef::particle(0), PointRef::anchor(0), kCrankLength},
+                 {PointRef::particle(1), PointRef::anchor(1), kCrankLength},
                  {PointRef::particle(0), PointRef::particle(1), (kPivotD - kPivotA).norm()},
                  {PointRef::particle(0), PointRef::particle(2), (kPivotE - kPivotA).norm()},
                  {PointRef::particle(1), PointRef::particle(2), (kPivotE - kPivotD).norm()}};
-  if (closed_twice) p.distances.push_back({PointRef::particle(2), PointRef::anchor(2), kCrank});
+  if (closed_twice) p.distances.push_back({PointRef::particle(2), PointRef::anchor(2), kCrankLength});
   return ParticleSystem(p);
 }
 
 /// The state at crank angle θ (from +x) and rate θ̇: every coupler point moves like a crank tip.
 State parallelogramState(const ParticleSystem& system, double theta, double theta_dot) {
-  const Eigen::Vector3d tip(kCrank * std::cos(theta), kCrank * std::sin(theta), 0.0);
-  const Eigen::Vector3d rate(-kCrank * std::sin(theta) * theta_dot, kCrank * std::cos(theta) * theta_dot, 0.0);
+  const Eigen::Vector3d tip(kCrankLength * std::cos(theta), kCrankLength * std::sin(theta), 0.0);
+  const Eigen::Vector3d rate(-kCrankLength * std::sin(theta) * theta_dot, kCrankLength * std::cos(theta) * theta_dot, 0.0);
   return system.makeState({kPivotA + tip, kPivotD + tip, kPivotE + tip}, {rate, rate, rate});
 }
 

@@ -17,7 +17,7 @@ namespace {
 
 constexpr double kCrank = 1.0;
 constexpr double kGround = 2.0;
-constexpr double kGravity = 9.81;
+constexpr double kStandardGravity = 9.81;
 
 /// Cranks A–B and D–C of length kCrank, coupler B–C of length kGround = |AD|: at crank angle
 /// 0 or π every bar lies on the x axis and the three rows of J span only the x directions of B
@@ -25,7 +25,7 @@ constexpr double kGravity = 9.81;
 ParticleSystem flatParallelogram() {
   ParticleSystemParams p;
   p.dimension = 2;
-  p.gravity = kGravity;
+  p.gravity = kStandardGravity;
   p.particles = {{1.0, Eigen::Vector3d::Zero()}, {2.0, Eigen::Vector3d::Zero()}};
   p.anchors = {Eigen::Vector3d::Zero(), Eigen::Vector3d(kGround, 0.0, 0.0)};
   p.distances = {{PointRef::particle(0), PointRef::anchor(0), kCrank},
@@ -41,7 +41,7 @@ State stateAt(const ParticleSystem& system, double theta, double theta_dot) {
 }
 
 double exactCrankAngle(double theta, double theta_dot, double t_end) {
-  return testing::pendulumAngle(kGravity / kCrank, theta, theta_dot, t_end);
+  return testing::pendulumAngle(kStandardGravity / kCrank, theta, theta_dot, t_end);
 }
 
 /// The crank angle of particle B, unwrapped near `near`.
@@ -57,7 +57,7 @@ double crankAngle(ConstVectorRef q, double near) {
 TEST_CASE("singular: at the flat configuration J M⁻¹ Jᵀ is singular, the policy answers and says so",
           "[kkt][singular]") {
   const ParticleSystem linkage = flatParallelogram();
-  const double omega = 1.3 * 2.0 * std::sqrt(kGravity / kCrank);  // enough to revolve
+  const double omega = 1.3 * 2.0 * std::sqrt(kStandardGravity / kCrank);  // enough to revolve
   const State flat = stateAt(linkage, 0.0, omega);
   for (KktForm form : {KktForm::Schur, KktForm::Block}) {
     INFO(toString(form));
@@ -77,8 +77,8 @@ TEST_CASE("singular: at the flat configuration J M⁻¹ Jᵀ is singular, the po
     // At θ = 0 the exact crank acceleration is −g/L cos 0 = −g/L, and the points' accelerations
     // are the crank tip's: (−L θ̇², −g). Only the x part of the force lies in the lost direction:
     // the y accelerations, carried by rows that keep their rank, are exact.
-    CHECK(ws.qdd[1] == Approx(-kGravity).epsilon(1e-12));
-    CHECK(ws.qdd[3] == Approx(-kGravity).epsilon(1e-12));
+    CHECK(ws.qdd[1] == Approx(-kStandardGravity).epsilon(1e-12));
+    CHECK(ws.qdd[3] == Approx(-kStandardGravity).epsilon(1e-12));
     // The x part too: b has no component along the lost direction on this branch (the state is
     // consistent), so dropping it loses nothing.
     CHECK(ws.qdd[0] == Approx(-kCrank * omega * omega).epsilon(1e-12));
@@ -89,7 +89,7 @@ TEST_CASE("singular: at the flat configuration J M⁻¹ Jᵀ is singular, the po
 TEST_CASE("singular: a parallelogram revolving through its flat configurations stays on the exact motion",
           "[kkt][singular][simulate]") {
   const ParticleSystem linkage = flatParallelogram();
-  const double omega = 1.3 * 2.0 * std::sqrt(kGravity / kCrank);  // revolves: passes θ = 0 and π
+  const double omega = 1.3 * 2.0 * std::sqrt(kStandardGravity / kCrank);  // revolves: passes θ = 0 and π
   // The policy's use: treat rcond < 1e-6 as singular (a step landing near θ = 0 or π sees
   // 1e-7..1e-10), and project after every step, which keeps the linkage on its branch where
   // Baumgarte alone lets it cross to the antiparallelogram (docs/defining-models.md).

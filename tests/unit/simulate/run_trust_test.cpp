@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "support/chain_starts.hpp"
 #include "support/test_models.hpp"
 
 using namespace kktdae;
@@ -15,7 +16,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-constexpr double kSeed0Tilt = 0.013696168732145436;  // numpy default_rng(0).uniform(-0.05, 0.05)
+using kktdae::testing::kSeed0Tilt;
 
 /// A unit-mass-scale point on the unit sphere under gravity, with knobs for the mistakes an
 /// outside model makes: a general M given by its diagonal (possibly indefinite), a second

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "support/chain_starts.hpp"
 #include "support/test_models.hpp"
 
 using namespace kktdae;
@@ -11,7 +12,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-constexpr double kSeed0Tilt = 0.013696168732145436;  // numpy default_rng(0).uniform(-0.05, 0.05)
+using kktdae::testing::kSeed0Tilt;
 
 ChainRunMetrics runChain(const PendulumChain& chain, double tilt, const SimulationOptions& options) {
   ChainMetricsObserver metrics(chain);

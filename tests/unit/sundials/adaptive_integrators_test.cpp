@@ -15,7 +15,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-const Integrator kAdaptive[] = {Integrator::CvodeBdf, Integrator::CvodeAdams, Integrator::IdaIndex1,
+const Integrator kAdaptiveIntegrators[] = {Integrator::CvodeBdf, Integrator::CvodeAdams, Integrator::IdaIndex1,
                                 Integrator::IdaGgl};
 
 /// (q, v) at the last output of a run on a 0.01 s output grid.
@@ -52,7 +52,7 @@ TEST_CASE("adaptive: CVODE and both IDA forms match an RK4 small-dt reference ov
     reference_options.dt = 1e-4;  // RK4's own error here is ~1e-13, far below what is checked
     reference_options.steps = 20000;
     const Vector reference = finalState(chain, start, reference_options);
-    for (Integrator integrator : kAdaptive) {
+    for (Integrator integrator : kAdaptiveIntegrators) {
       double previous_error = 0.0;
       for (double rtol : {1e-6, 1e-8}) {
         const double error =
@@ -96,7 +96,7 @@ TEST_CASE("adaptive: ida_ggl holds phi within 10 (rtol + atol) at every output o
 
 TEST_CASE("adaptive: outputs land exactly on the grid, by interpolation or by stopping there", "[sundials]") {
   const CircleMass circle;
-  for (Integrator integrator : kAdaptive) {
+  for (Integrator integrator : kAdaptiveIntegrators) {
     for (bool stop : {false, true}) {
       SimulationOptions options = adaptiveOptions(integrator, 1e-8, 0.5);
       options.stabilization = Stabilization::baumgarte(5.0, 10.0);
@@ -121,7 +121,7 @@ TEST_CASE("adaptive: a model failure ends the run with the SUNDIALS flag, time a
   const PendulumChain chain(PendulumChainParams::uniform(2));
   const testing::NanAfterTime broken(chain, 1.0);
   const std::string capture = "kktdae_sundials_stderr.txt";
-  for (Integrator integrator : kAdaptive) {
+  for (Integrator integrator : kAdaptiveIntegrators) {
     // Route stderr to a file for the run: SUNDIALS must report through spdlog, not print.
     std::fflush(stderr);
     const int saved = dup(fileno(stderr));
