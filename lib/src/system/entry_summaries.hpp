@@ -1,6 +1,7 @@
 #pragma once
-// What checkModel() and checkDerivatives() both need to describe an output: the NaN that stands
-// for "no value" in a report, and the largest magnitude that scales a comparison.
+// What checkModel(), checkDerivatives() and the output probes share: the NaN that stands for "no
+// value" (in a report, and as the first fill of a probed output), and the largest magnitude that
+// scales a comparison.
 
 #include <limits>
 

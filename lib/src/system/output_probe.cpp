@@ -6,10 +6,11 @@
 #include <exception>
 #include <limits>
 
+#include "system/entry_summaries.hpp"
+
 namespace kktdae::detail {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// The second fill: finite, so `+=` on it gives a different finite value, and not a round number
 /// a model would write on purpose.
 constexpr double kSecondSentinel = -271828.18284590452;
