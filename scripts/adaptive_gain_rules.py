@@ -26,6 +26,10 @@ Commands (numpy and the standard library only; /usr/bin/python3):
   curve  DIR... [--case WORDS]  a scan's grid points, smoothed curve and band
   retest A B [--rule NAME]      two scans a fraction of a decade apart in tolerance: does the band
                                 reproduce within ×2, and do the rules hit on both
+  monotone DIR... [--rule NAME] per (model, integrator), over all tolerances of the directories
+                                together: the most cases any gain monotone in h̄ can hit, rising as
+                                h̄ shrinks or falling, and the least worst loss it can reach;
+                                --across-models: per integrator, any ω = Ω·f(Ω·h̄), f monotone
 --ensemble N (default 7) is the scan's ensemble size (the error bars need it; the CSV does not
 hold it). --smoothing (2) and --band (0.1) are AdaptiveGainOptions' smoothing_half_width and
 band_tolerance as kktdae-errdyn sets them.
@@ -641,10 +645,163 @@ def command_retest(args):
     return 0
 
 
+# ---------------------------------------------------------------------------------------------
+# What no rule monotone in h̄ can do.
+
+
+def hit_interval(s):
+    """The gains that hit a case: its band widened by HIT_FACTOR each side (Placement.hit())."""
+    return s.band_low / HIT_FACTOR, s.band_high * HIT_FACTOR
+
+
+def monotone_hits(intervals, rising):
+    """The largest set of `intervals` ([(low, high)], in order) that one sequence of gains can hit
+    while never falling (rising = True) or never rising along that order: the indices, in order;
+    ties go to the lexicographically first set. A dynamic programme over the gain reached so far:
+    after hitting an interval the lowest gain the order allows is max(gain, low) (in the reversed
+    order for a falling gain), so the gains worth tracking are the intervals' lows, and for each
+    the most intervals (then the first set) that can end there."""
+    order = list(range(len(intervals)))
+    if not rising:
+        order.reverse()
+    states = {0.0: ()}  # gain reached -> best set (indices in the walk's order)
+    for i in order:
+        low, high = intervals[i]
+        grown = dict(states)
+        for gain, chosen in states.items():
+            reached = max(gain, low)
+            if reached > high:
+                continue
+            candidate = chosen + (i,)
+            if reached not in grown or better_set(candidate, grown[reached], rising):
+                grown[reached] = candidate
+        states = grown
+    best = ()
+    for chosen in states.values():
+        if better_set(chosen, best, rising):
+            best = chosen
+    return tuple(sorted(best))
+
+
+def better_set(a, b, rising):
+    """More intervals, then the lexicographically first set (in index order)."""
+    if len(a) != len(b):
+        return len(a) > len(b)
+    return sorted(a) < sorted(b)
+
+
+def least_worst_loss(smoothed_cases, scales, rising, per_decade=32):
+    """The smallest worst loss (digits; place()'s loss, the curve interpolated in log ω) over the
+    cases, in order, that one gain ω = scale·x can reach with x never falling (rising = True) or
+    never rising along that order: a minimax over x = 10^(k/per_decade) spanning the scans' grids,
+    by dynamic programming (for each x, the best worst loss of the cases so far with a gain that
+    may precede x, carried to the next case)."""
+    low = min(s.omegas[0] / k for s, k in zip(smoothed_cases, scales))
+    high = max(s.omegas[-1] / k for s, k in zip(smoothed_cases, scales))
+    grid = [10.0 ** (j / per_decade) for j in range(math.floor(math.log10(low) * per_decade),
+                                                     math.ceil(math.log10(high) * per_decade) + 1)]
+    carried = None
+    for s, k in zip(smoothed_cases, scales):
+        losses = [place(s, k * x).loss for x in grid]
+        if carried is None:
+            carried = losses
+            continue
+        order = range(len(grid)) if rising else range(len(grid) - 1, -1, -1)
+        so_far, now = math.inf, [0.0] * len(grid)
+        for j in order:
+            so_far = min(so_far, carried[j])
+            now[j] = max(losses[j], so_far)
+        carried = now
+    return min(carried) if carried else math.nan
+
+
+def command_monotone(args):
+    """Every rule of §9 but the drift rule is ω = f(Ω, T, h̄(τ)) with f monotone in h̄, and Ω and T
+    do not depend on τ (Ω to 0.3 %): for a given model and integrator such a rule is a gain
+    monotone in h̄. Where the measured bands are not, no such rule can hit every tolerance,
+    whatever its form and constants. Per (model, integrator), over the tolerances of all
+    directories together, ordered by h̄ from the largest: the hit intervals, whether h̄ falls with
+    τ (then the same holds for any gain monotone in τ), the most cases a gain rising as h̄ shrinks
+    can hit and the most a falling one can, the smallest worst loss such a gain can reach, and
+    (with --rule) what the named rules hit.
+
+    --across-models: the rules made of Ω and h̄ alone are ω = Ω·f(Ω·h̄) (the only dimensionless
+    combination), min(Ω, 0.3/h̄) among them. Per integrator, all cases together, ordered by Ω·h̄
+    from the largest: the most cases any monotone f can hit (the intervals in units of Ω)."""
+    cases = load_all(args.dirs)
+    smoothed = smooth_all(cases, args)
+    names = args.rule or []
+    rules = [rule_named(n) for n in names]
+    groups = {}
+    for c in cases:
+        groups.setdefault(c.integrator if args.across_models else (c.model, c.integrator), []).append(c)
+    what = "Ω·f(Ω·h̄), f monotone" if args.across_models else "a gain monotone in h̄"
+    lines = ["| %s | premise | rising | falling | at most | least worst loss |" %
+             ("integrator" if args.across_models else "model | integrator | τ: hit interval [rad/s]") +
+             "".join(" %s: hits, worst loss |" % n for n in names),
+             "|---|---|---|---|---|---|%s" % ("" if args.across_models else "---|---|") + "---|" * len(names)]
+    totals = {}
+    for key, group in groups.items():
+        # The rule's own input, from the largest: Ω·h̄ across models, h̄ within one (loosest first
+        # where h̄ falls with τ).
+        group.sort(key=(lambda c: -c.motion_rate * c.mean_step) if args.across_models else (lambda c: -c.mean_step))
+        usable = [c for c in group if math.isfinite(smoothed[c.key()].best_efficiency)]
+        scales = [c.motion_rate if args.across_models else 1.0 for c in usable]
+        intervals = [tuple(x / k for x in hit_interval(smoothed[c.key()])) for c, k in zip(usable, scales)]
+        if args.across_models:
+            premise = "Ω·h̄ %.3g–%.3g" % (usable[-1].motion_rate * usable[-1].mean_step,
+                                          usable[0].motion_rate * usable[0].mean_step)
+        else:
+            tolerances = [c.tolerance for c in usable]
+            premise = ("h̄ falls with τ" if all(a > b for a, b in zip(tolerances, tolerances[1:]))
+                       else "**h̄ not monotone in τ**")
+        up, down = monotone_hits(intervals, True), monotone_hits(intervals, False)
+        most = max(len(up), len(down))
+        curves = [smoothed[c.key()] for c in usable]
+        least = (min(least_worst_loss(curves, scales, True), least_worst_loss(curves, scales, False))
+                 if curves else math.nan)
+
+        def described(chosen):
+            missed = [usable[i] for i in range(len(usable)) if i not in chosen]
+            name = (lambda c: "%s %g" % (c.model, c.tolerance)) if args.across_models else (lambda c: "%g" % c.tolerance)
+            return "%d of %d%s" % (len(chosen), len(usable),
+                                   "" if not missed else " (not %s)" % ", ".join(name(c) for c in missed))
+
+        integrator = usable[0].integrator if usable else group[0].integrator
+        t = totals.setdefault(integrator, {"cases": 0, "most": 0, "rules": [0] * len(names)})
+        t["cases"] += len(usable)
+        t["most"] += most
+        rule_cells = []
+        for k, rule in enumerate(rules):
+            placed = [place(smoothed[c.key()], rule(c)) for c in usable]
+            n_hit = sum(p.hit() for p in placed)
+            t["rules"][k] += n_hit
+            rule_cells.append("%d of %d, %.2f" % (n_hit, len(usable), max(p.loss for p in placed)))
+        if args.across_models:
+            head = integrator
+        else:
+            cells = ["%g: %s–%s" % (c.tolerance, fmt(lo), fmt(hi)) for c, (lo, hi) in zip(usable, intervals)]
+            if len(usable) < len(group):
+                cells.append("%d without a best" % (len(group) - len(usable)))
+            head = "%s | %s | %s" % (key[0], key[1], "; ".join(cells))
+        lines.append("| %s | %s | %s | %s | %d of %d | %.2f |%s" % (
+            head, premise, described(up), described(down), most, len(usable), least,
+            "".join(" %s |" % x for x in rule_cells)))
+    print("\n".join(lines))
+    print()
+    print("| integrator | cases | at most, for %s |" % what + "".join(" %s |" % n for n in names))
+    print("|---|---|---|" + "---|" * len(names))
+    for integrator in INTEGRATORS:
+        if integrator in totals:
+            t = totals[integrator]
+            print("| %s | %d | %d |%s" % (integrator, t["cases"], t["most"], "".join(" %d |" % x for x in t["rules"])))
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", choices=["check", "count", "cases", "search", "tables", "compare",
-                                                        "curve", "retest"])
+                                                        "curve", "retest", "monotone"])
     parser.add_argument("dirs", nargs="*", help="run directories (kktdae-errdyn --out DIR --adaptive)")
     parser.add_argument("--rule", action="append", help="a rule name (repeatable): %s, power:..., drift:..." %
                         ", ".join(RULES))
@@ -656,6 +813,8 @@ def main(argv=None):
     parser.add_argument("--ensemble", type=int, default=7, help="the scan's ensemble size (default 7)")
     parser.add_argument("--smoothing", type=int, default=2, help="smoothing_half_width (default 2)")
     parser.add_argument("--band", type=float, default=0.1, help="band_tolerance [digits] (default 0.1)")
+    parser.add_argument("--across-models", action="store_true",
+                        help="monotone: all models of an integrator together, as ω = Ω·f(Ω·h̄) with f monotone")
     args = parser.parse_args(argv)
     if args.command != "search" and not args.dirs:
         parser.error("%s needs at least one directory" % args.command)
@@ -663,7 +822,7 @@ def main(argv=None):
         parser.error("search needs --fit DIR")
     return {"check": command_check, "count": command_count, "cases": command_cases, "search": command_search,
             "tables": command_tables, "compare": command_compare, "curve": command_curve,
-            "retest": command_retest}[args.command](args)
+            "retest": command_retest, "monotone": command_monotone}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@ format, whose best/band/placement columns come from the C++ scan and place_in_ba
 reproduced by the script's own smoothing and placement bit for bit (docs/baumgarte.md §9)."""
 import csv
 import importlib.util
+import itertools
 import math
+import random
 
 import pytest
 
@@ -150,3 +152,111 @@ def test_retest_sees_whether_a_band_reproduces(chain, tmp_path, capsys):
     assert "| cvode_bdf | 1 | 0 |" in out
     with pytest.raises(SystemExit, match="two directories"):
         rules.main(["retest", str(first)])
+
+
+def test_monotone_hits_finds_the_largest_set_one_monotone_gain_can_hit():
+    rules = load_script()
+    # Loosest tolerance first. A band that jumps up and comes back: a rising gain misses the last,
+    # a falling one the middle, and no monotone gain hits all three.
+    jump = [(1.0, 2.0), (10.0, 20.0), (1.0, 2.0)]
+    assert rules.monotone_hits(jump, rising=True) == (0, 1)
+    assert rules.monotone_hits(jump, rising=False) == (0, 2)
+    # Bands that overlap in a chain: a constant gain (4) is both rising and falling.
+    chain = [(1.0, 4.0), (2.0, 8.0), (4.0, 16.0)]
+    assert rules.monotone_hits(chain, rising=True) == (0, 1, 2)
+    assert rules.monotone_hits(chain, rising=False) == (0, 1, 2)
+    # Ends count, as Placement.hit() counts a gain exactly ×2 outside the band.
+    assert rules.monotone_hits([(1.0, 2.0), (2.0, 3.0)], rising=False) == (0, 1)
+    assert rules.monotone_hits([(1.0, 2.0), (2.0 + 1e-12, 3.0)], rising=False) == (0,)
+    assert rules.monotone_hits([], rising=True) == ()
+
+
+def brute_force_monotone_hits(intervals, rising):
+    """Every subset, largest first, then in lexicographic order: the first one a monotone walk hits."""
+    n = len(intervals)
+    for size in range(n, 0, -1):
+        for chosen in itertools.combinations(range(n), size):
+            gain, feasible = 0.0, True
+            for i in (chosen if rising else chosen[::-1]):
+                gain = max(gain, intervals[i][0])
+                feasible = feasible and gain <= intervals[i][1]
+            if feasible:
+                return chosen
+    return ()
+
+
+def test_monotone_hits_agrees_with_trying_every_subset():
+    rules = load_script()
+    rng = random.Random(24)
+    for _ in range(300):
+        n = rng.randint(1, 8)
+        lows = [10.0 ** rng.uniform(-1.0, 3.0) for _ in range(n)]
+        intervals = [(low, low * 10.0 ** rng.uniform(0.0, 1.5)) for low in lows]
+        for rising in (True, False):
+            assert rules.monotone_hits(intervals, rising) == brute_force_monotone_hits(intervals, rising), intervals
+
+
+def write_toy_scans(directory, peaks, mean_steps=None):
+    """One model and integrator at the tolerances of `peaks` ({tolerance: ω of a sharp peak}), on
+    a quarter-decade grid 0.1 … 1000: efficiency −2·|log₁₀(ω/peak)|, so that without smoothing the
+    band is the peak's grid point alone. The mean step shrinks as the tolerance tightens."""
+    gains, best_rows = [], []
+    for tolerance, peak in peaks.items():
+        mean_step = (mean_steps or {}).get(tolerance, 0.01 * (tolerance / 1e-5) ** 0.2)
+        omegas = [10.0 ** (k / 4.0) for k in range(-4, 13)]
+        gains.append(["toy", "cvode_bdf", repr(tolerance), "0.0", "ok", "5.0", "5.0", 1000, 100, "-3.0", 0, 0, 0,
+                      "1e-06", "0.0"])
+        for omega in omegas:
+            efficiency = -2.0 * abs(math.log10(omega / peak))
+            gains.append(["toy", "cvode_bdf", repr(tolerance), repr(omega), "ok", "5.0", "5.0", 1000, 100,
+                          repr(efficiency), 0, 0, 0, "1e-06", "0.0"])
+        row = {name: "0" for name in BEST_HEADER}
+        row.update(model="toy", integrator="cvode_bdf", tolerance=repr(tolerance), motion_rate="3.7",
+                   unstabilized_mean_step=repr(mean_step))
+        best_rows.append([row[name] for name in BEST_HEADER])
+    for name, header, rows in (("adaptive_gains.csv", GAINS_HEADER, gains), ("adaptive_best.csv", BEST_HEADER, best_rows)):
+        with open(directory / name, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(header)
+            w.writerows(rows)
+
+
+def test_monotone_says_how_many_tolerances_no_monotone_rule_can_hit(tmp_path, capsys):
+    rules = load_script()
+    loose, tight = tmp_path / "loose", tmp_path / "tight"
+    loose.mkdir()
+    tight.mkdir()
+    # Split over two directories, as the in-sample and out-of-sample scans are: they count together.
+    write_toy_scans(loose, {1e-5: 1.0, 1e-7: 100.0})
+    write_toy_scans(tight, {1e-9: 1.0})
+    args = ["--ensemble", "1", "--smoothing", "0"]
+    assert rules.main(["monotone", str(loose), str(tight), "--rule", "omega"] + args) == 0
+    out = capsys.readouterr().out
+    # Hit intervals: the band (one grid point) widened ×2 each side.
+    assert "1e-05: 0.5–2; 1e-07: 50–200; 1e-09: 0.5–2" in out
+    # The least worst loss: a gain of 10 at 1e-7 and 1e-9 (or at 1e-5 and 1e-7) loses a decade's
+    # 2 digits; ω = Ω = 3.7 hits none and loses 2·(2 − log₁₀ 3.7) = 2.86 at 1e-7.
+    assert "| h̄ falls with τ | 2 of 3 (not 1e-09) | 2 of 3 (not 1e-07) | 2 of 3 | 2.00 | 0 of 3, 2.86 |" in out
+    assert "| cvode_bdf | 3 | 2 | 0 |" in out
+    # Across models (one model here), ω = Ω·f(Ω·h̄): the same order, so the same cap. The loss is
+    # read on a grid of ω/Ω at 32 per decade, whose point nearest 10/3.7 is ω = 10.14: 2.01.
+    assert rules.main(["monotone", str(loose), str(tight), "--across-models"] + args) == 0
+    out = capsys.readouterr().out
+    assert "| 2 of 3 (not toy 1e-09) | 2 of 3 (not toy 1e-07) | 2 of 3 | 2.01 |" in out
+    # A peak that only rises as τ tightens is hit everywhere by some rising gain.
+    capsys.readouterr()
+    rising = tmp_path / "rising"
+    rising.mkdir()
+    write_toy_scans(rising, {1e-5: 1.0, 1e-7: 10.0, 1e-9: 100.0})
+    assert rules.main(["monotone", str(rising)] + args) == 0
+    out = capsys.readouterr().out
+    assert "| 3 of 3 | 1 of 3 (not 1e-07, 1e-09) | 3 of 3 |" in out
+    # The cases are taken in the order of h̄, the rule's input: where h̄ does not fall as τ tightens
+    # the order changes, and the premise column says so. With 1e-7's step the smallest, the peaks
+    # 1, 100, 10 (in order of τ, where a rising gain would hit two) are 1, 10, 100 in order of h̄.
+    uneven = tmp_path / "uneven"
+    uneven.mkdir()
+    write_toy_scans(uneven, {1e-5: 1.0, 1e-7: 100.0, 1e-9: 10.0}, mean_steps={1e-7: 1e-4})
+    assert rules.main(["monotone", str(uneven)] + args) == 0
+    out = capsys.readouterr().out
+    assert "| **h̄ not monotone in τ** | 3 of 3 |" in out
