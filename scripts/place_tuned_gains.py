@@ -3,7 +3,11 @@
 full scan (kktdae-errdyn --adaptive: adaptive_best.csv, adaptive_gains.csv), as docs/baumgarte.md §9
 "Measured gains (the tuner)" counts them, with the rule's gain of the same full scan beside it.
 
-    scripts/place_tuned_gains.py TUNED_DIR FULL_DIR [--smoothing 2]
+    scripts/place_tuned_gains.py TUNED_DIR FULL_DIR [--smoothing 2] [--by-decade]
+
+--by-decade matches a tuned case to the full scan's case of the same model, integrator and decade
+of tolerance (round(log10 τ)), so that the tuner at τ can be placed in a second measurement made at
+τ·10^0.025 (docs §9, "Does the measurement reproduce itself?").
 
 Per case: where the tuned ω (the tuner's band middle) and the tuner's own smoothed best fall against
 the full scan's band (inside, or the factor outside), the loss on the full scan's smoothed curve
@@ -65,13 +69,20 @@ def main():
     parser.add_argument("tuned_dir", type=Path)
     parser.add_argument("full_dir", type=Path)
     parser.add_argument("--smoothing", type=int, default=2, help="the full scan's smoothing half-width")
+    parser.add_argument("--by-decade", action="store_true",
+                        help="match cases by the decade of their tolerance, not the tolerance itself")
     args = parser.parse_args()
-    tuned = {(r["model"], r["integrator"], float(r["tolerance"])): r for r in read(args.tuned_dir / "adaptive_tuned.csv")}
-    full = {(r["model"], r["integrator"], float(r["tolerance"])): r for r in read(args.full_dir / "adaptive_best.csv")}
+
+    def key_of(r):
+        tolerance = float(r["tolerance"])
+        return (r["model"], r["integrator"], 10.0 ** round(math.log10(tolerance)) if args.by_decade else tolerance)
+
+    tuned = {key_of(r): r for r in read(args.tuned_dir / "adaptive_tuned.csv")}
+    full = {key_of(r): r for r in read(args.full_dir / "adaptive_best.csv")}
     grid = defaultdict(list)
     for r in read(args.full_dir / "adaptive_gains.csv"):
         if float(r["omega"]) > 0:
-            grid[(r["model"], r["integrator"], float(r["tolerance"]))].append((float(r["omega"]), number(r["efficiency"])))
+            grid[key_of(r)].append((float(r["omega"]), number(r["efficiency"])))
 
     print(f"{'model':8} {'integrator':11} {'tol':>6} {'band':>17} {'rule':>9} {'place':>7} {'tuned':>9} {'place':>7} "
           f"{'loss':>5} {'t.best':>9} {'place':>7} {'cost':>6} {'runs':>5}")
