@@ -712,7 +712,8 @@ def least_worst_loss(smoothed_cases, scales, rising, per_decade=32):
             so_far = min(so_far, carried[j])
             now[j] = max(losses[j], so_far)
         carried = now
-    return min(carried) if carried else math.nan
+    finite = [x for x in carried or [] if not math.isnan(x)]
+    return min(finite) if finite else math.nan
 
 
 def command_monotone(args):
@@ -727,7 +728,10 @@ def command_monotone(args):
 
     --across-models: the rules made of Ω and h̄ alone are ω = Ω·f(Ω·h̄) (the only dimensionless
     combination), min(Ω, 0.3/h̄) among them. Per integrator, all cases together, ordered by Ω·h̄
-    from the largest: the most cases any monotone f can hit (the intervals in units of Ω)."""
+    from the largest: the most cases any monotone f can hit (the intervals in units of Ω).
+    Two cases at exactly the same Ω·h̄ (or h̄) would be taken as two points of f; none of §9's are.
+    The least worst loss reads each curve as place() does (flat beyond the scan's ends) on a grid:
+    an estimate of the bound, not the bound itself."""
     cases = load_all(args.dirs)
     smoothed = smooth_all(cases, args)
     names = args.rule or []
@@ -740,12 +744,15 @@ def command_monotone(args):
              ("integrator" if args.across_models else "model | integrator | τ: hit interval [rad/s]") +
              "".join(" %s: hits, worst loss |" % n for n in names),
              "|---|---|---|---|---|---|%s" % ("" if args.across_models else "---|---|") + "---|" * len(names)]
-    totals = {}
+    totals, skipped = {}, []
     for key, group in groups.items():
         # The rule's own input, from the largest: Ω·h̄ across models, h̄ within one (loosest first
         # where h̄ falls with τ).
         group.sort(key=(lambda c: -c.motion_rate * c.mean_step) if args.across_models else (lambda c: -c.mean_step))
         usable = [c for c in group if math.isfinite(smoothed[c.key()].best_efficiency)]
+        if not usable:
+            skipped.append("%s (%d cases)" % (" ".join(key) if isinstance(key, tuple) else key, len(group)))
+            continue
         scales = [c.motion_rate if args.across_models else 1.0 for c in usable]
         intervals = [tuple(x / k for x in hit_interval(smoothed[c.key()])) for c, k in zip(usable, scales)]
         if args.across_models:
@@ -767,7 +774,7 @@ def command_monotone(args):
             return "%d of %d%s" % (len(chosen), len(usable),
                                    "" if not missed else " (not %s)" % ", ".join(name(c) for c in missed))
 
-        integrator = usable[0].integrator if usable else group[0].integrator
+        integrator = usable[0].integrator
         t = totals.setdefault(integrator, {"cases": 0, "most": 0, "rules": [0] * len(names)})
         t["cases"] += len(usable)
         t["most"] += most
@@ -788,6 +795,9 @@ def command_monotone(args):
             head, premise, described(up), described(down), most, len(usable), least,
             "".join(" %s |" % x for x in rule_cells)))
     print("\n".join(lines))
+    if skipped:
+        print()
+        print("no case with a finite best, left out: %s" % ", ".join(skipped))
     print()
     print("| integrator | cases | at most, for %s |" % what + "".join(" %s |" % n for n in names))
     print("|---|---|---|" + "---|" * len(names))

@@ -77,8 +77,17 @@ def main():
         tolerance = float(r["tolerance"])
         return (r["model"], r["integrator"], 10.0 ** round(math.log10(tolerance)) if args.by_decade else tolerance)
 
-    tuned = {key_of(r): r for r in read(args.tuned_dir / "adaptive_tuned.csv")}
-    full = {key_of(r): r for r in read(args.full_dir / "adaptive_best.csv")}
+    def by_key(rows, where):
+        keyed = {}
+        for r in rows:
+            if key_of(r) in keyed:
+                raise SystemExit(f"{where}: two cases of {r['model']} {r['integrator']} at "
+                                 f"{keyed[key_of(r)]['tolerance']} and {r['tolerance']} match the same key")
+            keyed[key_of(r)] = r
+        return keyed
+
+    tuned = by_key(read(args.tuned_dir / "adaptive_tuned.csv"), args.tuned_dir)
+    full = by_key(read(args.full_dir / "adaptive_best.csv"), args.full_dir)
     grid = defaultdict(list)
     for r in read(args.full_dir / "adaptive_gains.csv"):
         if float(r["omega"]) > 0:

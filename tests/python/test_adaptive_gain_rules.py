@@ -196,22 +196,23 @@ def test_monotone_hits_agrees_with_trying_every_subset():
             assert rules.monotone_hits(intervals, rising) == brute_force_monotone_hits(intervals, rising), intervals
 
 
-def write_toy_scans(directory, peaks, mean_steps=None):
+def write_toy_scans(directory, peaks, mean_steps=None, model="toy", failed=False):
     """One model and integrator at the tolerances of `peaks` ({tolerance: ω of a sharp peak}), on
     a quarter-decade grid 0.1 … 1000: efficiency −2·|log₁₀(ω/peak)|, so that without smoothing the
-    band is the peak's grid point alone. The mean step shrinks as the tolerance tightens."""
+    band is the peak's grid point alone. The mean step shrinks as the tolerance tightens. `failed`:
+    no grid point reached the end (efficiency −inf everywhere)."""
     gains, best_rows = [], []
     for tolerance, peak in peaks.items():
         mean_step = (mean_steps or {}).get(tolerance, 0.01 * (tolerance / 1e-5) ** 0.2)
         omegas = [10.0 ** (k / 4.0) for k in range(-4, 13)]
-        gains.append(["toy", "cvode_bdf", repr(tolerance), "0.0", "ok", "5.0", "5.0", 1000, 100, "-3.0", 0, 0, 0,
+        gains.append([model, "cvode_bdf", repr(tolerance), "0.0", "ok", "5.0", "5.0", 1000, 100, "-3.0", 0, 0, 0,
                       "1e-06", "0.0"])
         for omega in omegas:
-            efficiency = -2.0 * abs(math.log10(omega / peak))
-            gains.append(["toy", "cvode_bdf", repr(tolerance), repr(omega), "ok", "5.0", "5.0", 1000, 100,
+            efficiency = -math.inf if failed else -2.0 * abs(math.log10(omega / peak))
+            gains.append([model, "cvode_bdf", repr(tolerance), repr(omega), "ok", "5.0", "5.0", 1000, 100,
                           repr(efficiency), 0, 0, 0, "1e-06", "0.0"])
         row = {name: "0" for name in BEST_HEADER}
-        row.update(model="toy", integrator="cvode_bdf", tolerance=repr(tolerance), motion_rate="3.7",
+        row.update(model=model, integrator="cvode_bdf", tolerance=repr(tolerance), motion_rate="3.7",
                    unstabilized_mean_step=repr(mean_step))
         best_rows.append([row[name] for name in BEST_HEADER])
     for name, header, rows in (("adaptive_gains.csv", GAINS_HEADER, gains), ("adaptive_best.csv", BEST_HEADER, best_rows)):
@@ -260,3 +261,12 @@ def test_monotone_says_how_many_tolerances_no_monotone_rule_can_hit(tmp_path, ca
     assert rules.main(["monotone", str(uneven)] + args) == 0
     out = capsys.readouterr().out
     assert "| **h̄ not monotone in τ** | 3 of 3 |" in out
+    # A model none of whose scans has a finite best is named and left out, not a crash, with or
+    # without a rule to count.
+    dead = tmp_path / "dead"
+    dead.mkdir()
+    write_toy_scans(dead, {1e-5: 1.0, 1e-7: 1.0}, model="dead", failed=True)
+    assert rules.main(["monotone", str(rising), str(dead), "--rule", "omega"] + args) == 0
+    out = capsys.readouterr().out
+    assert "no case with a finite best, left out: dead cvode_bdf (2 cases)" in out
+    assert "| cvode_bdf | 3 | 3 | 0 |" in out

@@ -66,3 +66,18 @@ def test_the_tuned_gain_is_placed_in_the_band_and_a_second_measurement_by_decade
     # At τ·10^0.025 the case matches only by decade.
     assert "cvode_bdf" not in run(tuned, shifted).split("worst difference")[1]
     assert summary_counts(run(tuned, shifted, "--by-decade")) == [1, 0, 0, 0, 1, 1, 1]
+
+
+def test_two_scans_in_one_decade_are_refused_by_decade(tmp_path):
+    tuned, full = tmp_path / "tuned", tmp_path / "full"
+    for d in (tuned, full):
+        d.mkdir()
+    write_tuned(tuned, 1e-5)
+    write_full_scan(full, 1e-5)
+    with open(full / "adaptive_best.csv") as f:
+        header, row = f.read().splitlines()
+    (full / "adaptive_best.csv").write_text("\n".join([header, row, row.replace("1e-05", "1.0593e-05")]) + "\n")
+    done = subprocess.run([sys.executable, str(SCRIPT), str(tuned), str(full), "--by-decade"], capture_output=True,
+                          text=True)
+    assert done.returncode != 0
+    assert "toy cvode_bdf at 1e-05 and 1.0593e-05 match the same key" in done.stderr
