@@ -30,6 +30,9 @@ Commands (numpy and the standard library only; /usr/bin/python3):
                                 together: the most cases any gain monotone in h̄ can hit, rising as
                                 h̄ shrinks or falling, and the least worst loss it can reach;
                                 --across-models: per integrator, any ω = Ω·f(Ω·h̄), f monotone
+  pool DIR... --out OUT         several scans of the same cases (tolerances a fraction of a decade
+                                apart) as one with all their members, to count with
+                                --ensemble N·(number of scans)
 --ensemble N (default 7) is the scan's ensemble size (the error bars need it; the CSV does not
 hold it). --smoothing (2) and --band (0.1) are AdaptiveGainOptions' smoothing_half_width and
 band_tolerance as kktdae-errdyn sets them.
@@ -808,10 +811,94 @@ def command_monotone(args):
     return 0
 
 
+# ---------------------------------------------------------------------------------------------
+# Several measurements made one.
+
+# The columns of adaptive_best.csv a pooled case keeps from the first scan (its measuring run and
+# the rule's gain) and those it recomputes; every other column is stale for the pool and set to nan.
+POOL_KEPT = ("model", "integrator", "tolerance", "unstabilized_scd", "unstabilized_work", "unstabilized_mean_step",
+             "motion_rate", "recommended_omega")
+
+
+def pooled_point(rows, ensemble):
+    """One grid point from the same gain in several scans of `ensemble` members each: the mean of
+    all members' efficiencies and their sample standard deviation (the scans' own spreads are
+    sample standard deviations); −inf where any scan's point is."""
+    efficiencies = [_number(r["efficiency"]) for r in rows]
+    if not all(math.isfinite(e) for e in efficiencies):
+        return -math.inf, 0.0
+    n, k = ensemble, len(rows)
+    mean = sum(efficiencies) / k
+    within = sum((n - 1) * _number(r["efficiency_spread"]) ** 2 for r in rows)
+    between = sum(n * (e - mean) ** 2 for e in efficiencies)
+    return mean, math.sqrt((within + between) / (n * k - 1)) if n * k > 1 else 0.0
+
+
+def command_pool(args):
+    """Writes to --out one scan from several of the same cases at tolerances a fraction of a decade
+    apart (retest's pairs, matched by decade): each gain present in all of them gets the mean of
+    all their members and the members' standard deviation, the ω = 0 run and the per-run columns
+    (scd, work, counters) are the first scan's, and the best, band and placement columns are
+    recomputed from the pooled points (with --smoothing and --band as given here), so that
+    `check OUT --ensemble N·K` holds with the same flags. Count it with --ensemble N·K (N the
+    scans' ensemble, --ensemble here; K the number of scans)."""
+    if len(args.dirs) < 2 or not args.out:
+        raise SystemExit("pool needs --out OUT and at least two directories")
+    scans = [load(d) for d in args.dirs]
+    partners = [{decade_key(c): c for c in cases} for cases in scans[1:]]
+    with open(os.path.join(args.dirs[0], "adaptive_gains.csv"), newline="") as f:
+        gains_header = csv.DictReader(f).fieldnames
+    with open(os.path.join(args.dirs[0], "adaptive_best.csv"), newline="") as f:
+        best_header = csv.DictReader(f).fieldnames
+    gains_rows, best_rows, unmatched = [], [], []
+    for first in scans[0]:
+        group = [first] + [p.get(decade_key(first)) for p in partners]
+        if any(c is None for c in group):
+            unmatched.append(first.label())
+            continue
+        by_omega = [{o: r for o, r in zip(c.omegas, c.runs)} for c in group]
+        gains_rows.append(dict(first.unstabilized))
+        for omega in first.omegas:
+            if not all(omega in b for b in by_omega):
+                continue  # a gain one scan's extension did not reach
+            row = dict(by_omega[0][omega])
+            efficiency, spread = pooled_point([b[omega] for b in by_omega], args.ensemble)
+            row["efficiency"], row["efficiency_spread"] = repr(efficiency), repr(spread)
+            gains_rows.append(row)
+        best_rows.append({name: first.row[name] if name in POOL_KEPT else "nan" for name in best_header})
+    os.makedirs(args.out, exist_ok=True)
+    write_whole(os.path.join(args.out, "adaptive_gains.csv"), gains_header, gains_rows)
+    write_whole(os.path.join(args.out, "adaptive_best.csv"), best_header, best_rows)
+    ensemble = args.ensemble * len(scans)
+    # The recomputed columns, from the pooled points as written.
+    for case, row in zip(load(args.out), best_rows):
+        smoothed = Smoothed(case, ensemble, args.smoothing, args.band)
+        p = place(smoothed, _number(row["recommended_omega"]))
+        row.update(smoothed_best_omega=repr(smoothed.best_omega), band_low=repr(smoothed.band_low),
+                   band_high=repr(smoothed.band_high), ratio=repr(p.ratio), side=str(p.side),
+                   outside_factor=repr(p.outside_factor), efficiency_loss=repr(p.loss), loss_error=repr(p.loss_error))
+    write_whole(os.path.join(args.out, "adaptive_best.csv"), best_header, best_rows)
+    print("%d cases pooled from %d scans into %s: count it with --ensemble %d" % (
+        len(best_rows), len(scans), args.out, ensemble))
+    if unmatched:
+        print("no case at the same decade in every scan for: %s" % ", ".join(unmatched))
+    return 0
+
+
+def write_whole(path, header, rows):
+    """A temp file renamed over the target: the file is whole or absent."""
+    temporary = path + ".tmp"
+    with open(temporary, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=header)
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(temporary, path)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", choices=["check", "count", "cases", "search", "tables", "compare",
-                                                        "curve", "retest", "monotone"])
+                                                        "curve", "retest", "monotone", "pool"])
     parser.add_argument("dirs", nargs="*", help="run directories (kktdae-errdyn --out DIR --adaptive)")
     parser.add_argument("--rule", action="append", help="a rule name (repeatable): %s, power:..., drift:..." %
                         ", ".join(RULES))
@@ -823,6 +910,7 @@ def main(argv=None):
     parser.add_argument("--ensemble", type=int, default=7, help="the scan's ensemble size (default 7)")
     parser.add_argument("--smoothing", type=int, default=2, help="smoothing_half_width (default 2)")
     parser.add_argument("--band", type=float, default=0.1, help="band_tolerance [digits] (default 0.1)")
+    parser.add_argument("--out", help="pool: the directory the pooled scan is written to")
     parser.add_argument("--across-models", action="store_true",
                         help="monotone: all models of an integrator together, as ω = Ω·f(Ω·h̄) with f monotone")
     args = parser.parse_args(argv)
@@ -832,7 +920,7 @@ def main(argv=None):
         parser.error("search needs --fit DIR")
     return {"check": command_check, "count": command_count, "cases": command_cases, "search": command_search,
             "tables": command_tables, "compare": command_compare, "curve": command_curve,
-            "retest": command_retest, "monotone": command_monotone}[args.command](args)
+            "retest": command_retest, "monotone": command_monotone, "pool": command_pool}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -213,7 +213,7 @@ def write_toy_scans(directory, peaks, mean_steps=None, model="toy", failed=False
                           repr(efficiency), 0, 0, 0, "1e-06", "0.0"])
         row = {name: "0" for name in BEST_HEADER}
         row.update(model=model, integrator="cvode_bdf", tolerance=repr(tolerance), motion_rate="3.7",
-                   unstabilized_mean_step=repr(mean_step))
+                   recommended_omega="3.7", unstabilized_mean_step=repr(mean_step))
         best_rows.append([row[name] for name in BEST_HEADER])
     for name, header, rows in (("adaptive_gains.csv", GAINS_HEADER, gains), ("adaptive_best.csv", BEST_HEADER, best_rows)):
         with open(directory / name, "w", newline="") as f:
@@ -270,3 +270,34 @@ def test_monotone_says_how_many_tolerances_no_monotone_rule_can_hit(tmp_path, ca
     out = capsys.readouterr().out
     assert "no case with a finite best, left out: dead cvode_bdf (2 cases)" in out
     assert "| cvode_bdf | 3 | 3 | 0 |" in out
+
+
+def test_pool_makes_one_measurement_of_several(tmp_path, capsys):
+    rules = load_script()
+    first, second, pooled = tmp_path / "a", tmp_path / "b", tmp_path / "pooled"
+    first.mkdir()
+    second.mkdir()
+    # The same case a fortieth of a decade apart in τ, peaking at 1 and at 10.
+    write_toy_scans(first, {1e-5: 1.0})
+    write_toy_scans(second, {1.0593e-5: 10.0})
+    # The second scan's grid stops below 1000, as an extension that stopped earlier would.
+    with open(second / "adaptive_gains.csv", newline="") as f:
+        rows = [r for r in csv.reader(f) if r[3] != repr(1000.0)]
+    with open(second / "adaptive_gains.csv", "w", newline="") as f:
+        csv.writer(f).writerows(rows)
+    assert rules.main(["pool", str(first), str(second), "--out", str(pooled), "--smoothing", "0"]) == 0
+    assert "count it with --ensemble 14" in capsys.readouterr().out
+    # Its best, band and placement columns are what the script recomputes from its points (with
+    # the smoothing it was pooled with).
+    assert rules.main(["check", str(pooled), "--ensemble", "14", "--smoothing", "0"]) == 0
+    capsys.readouterr()
+    case = rules.load(str(pooled))[0]
+    assert case.tolerance == 1e-5 and 1000.0 not in case.omegas and case.omegas[-1] == 10.0 ** 2.75
+    at_one = case.omegas.index(1.0)
+    # Members 0 and −2 (seven each, no spread within): mean −1, sample deviation √(7·2/13).
+    assert case.efficiency[at_one] == -1.0
+    assert case.spread[at_one] == pytest.approx(math.sqrt(14.0 / 13.0), rel=1e-15)
+    s = rules.Smoothed(case, 14, 0, 0.1)
+    assert (s.band_low, s.band_high) == (1.0, 10.0)  # −|log ω| − |log ω − 1| is flat at −1 between the peaks
+    with pytest.raises(SystemExit, match="--out"):
+        rules.main(["pool", str(first), str(second)])
