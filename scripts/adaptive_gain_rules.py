@@ -834,22 +834,37 @@ def pooled_point(rows, ensemble):
     return mean, math.sqrt((within + between) / (n * k - 1)) if n * k > 1 else 0.0
 
 
+# A pooled grid point's own columns; its per-run ones (status, scd, work, counters) belong to no
+# single run and are set to nan.
+POOL_POINT = ("model", "integrator", "tolerance", "omega", "efficiency", "efficiency_spread")
+
+
 def command_pool(args):
     """Writes to --out one scan from several of the same cases at tolerances a fraction of a decade
     apart (retest's pairs, matched by decade): each gain present in all of them gets the mean of
-    all their members and the members' standard deviation, the ω = 0 run and the per-run columns
-    (scd, work, counters) are the first scan's, and the best, band and placement columns are
-    recomputed from the pooled points (with --smoothing and --band as given here), so that
-    `check OUT --ensemble N·K` holds with the same flags. Count it with --ensemble N·K (N the
-    scans' ensemble, --ensemble here; K the number of scans)."""
+    all their members and the members' sample standard deviation (its other columns nan); the
+    ω = 0 run is the first scan's (its counters feed the rules; its efficiency is its own 7
+    members'); in adaptive_best.csv the first scan's measuring run and rule are kept, the best,
+    band and placement columns recomputed from the pooled points (with --smoothing and --band as
+    given here, so that `check OUT --ensemble N·K` holds with the same flags) and the rest nan
+    (`tables` prints them so). Count it with --ensemble N·K (N the scans' ensemble, --ensemble
+    here; K the number of scans). The pooled members are only as independent as the scans are."""
     if len(args.dirs) < 2 or not args.out:
         raise SystemExit("pool needs --out OUT and at least two directories")
     scans = [load(d) for d in args.dirs]
-    partners = [{decade_key(c): c for c in cases} for cases in scans[1:]]
+    partners = []
+    for d, cases in zip(args.dirs[1:], scans[1:]):
+        keyed = {}
+        for c in cases:
+            if decade_key(c) in keyed:
+                raise SystemExit("%s: %s and %s are in the same decade" % (d, keyed[decade_key(c)].label(), c.label()))
+            keyed[decade_key(c)] = c
+        partners.append(keyed)
     with open(os.path.join(args.dirs[0], "adaptive_gains.csv"), newline="") as f:
         gains_header = csv.DictReader(f).fieldnames
     with open(os.path.join(args.dirs[0], "adaptive_best.csv"), newline="") as f:
         best_header = csv.DictReader(f).fieldnames
+    ensemble = args.ensemble * len(scans)
     gains_rows, best_rows, unmatched = [], [], []
     for first in scans[0]:
         group = [first] + [p.get(decade_key(first)) for p in partners]
@@ -857,26 +872,24 @@ def command_pool(args):
             unmatched.append(first.label())
             continue
         by_omega = [{o: r for o, r in zip(c.omegas, c.runs)} for c in group]
-        gains_rows.append(dict(first.unstabilized))
+        runs = [dict(first.unstabilized)]
         for omega in first.omegas:
             if not all(omega in b for b in by_omega):
                 continue  # a gain one scan's extension did not reach
-            row = dict(by_omega[0][omega])
             efficiency, spread = pooled_point([b[omega] for b in by_omega], args.ensemble)
+            row = {name: by_omega[0][omega][name] if name in POOL_POINT else "nan" for name in gains_header}
             row["efficiency"], row["efficiency_spread"] = repr(efficiency), repr(spread)
-            gains_rows.append(row)
-        best_rows.append({name: first.row[name] if name in POOL_KEPT else "nan" for name in best_header})
+            runs.append(row)
+        best = {name: first.row[name] if name in POOL_KEPT else "nan" for name in best_header}
+        smoothed = Smoothed(Case(best, runs), ensemble, args.smoothing, args.band)
+        p = place(smoothed, _number(best["recommended_omega"]))
+        best.update(smoothed_best_omega=repr(smoothed.best_omega), band_low=repr(smoothed.band_low),
+                    band_high=repr(smoothed.band_high), ratio=repr(p.ratio), side=str(p.side),
+                    outside_factor=repr(p.outside_factor), efficiency_loss=repr(p.loss), loss_error=repr(p.loss_error))
+        gains_rows.extend(runs)
+        best_rows.append(best)
     os.makedirs(args.out, exist_ok=True)
     write_whole(os.path.join(args.out, "adaptive_gains.csv"), gains_header, gains_rows)
-    write_whole(os.path.join(args.out, "adaptive_best.csv"), best_header, best_rows)
-    ensemble = args.ensemble * len(scans)
-    # The recomputed columns, from the pooled points as written.
-    for case, row in zip(load(args.out), best_rows):
-        smoothed = Smoothed(case, ensemble, args.smoothing, args.band)
-        p = place(smoothed, _number(row["recommended_omega"]))
-        row.update(smoothed_best_omega=repr(smoothed.best_omega), band_low=repr(smoothed.band_low),
-                   band_high=repr(smoothed.band_high), ratio=repr(p.ratio), side=str(p.side),
-                   outside_factor=repr(p.outside_factor), efficiency_loss=repr(p.loss), loss_error=repr(p.loss_error))
     write_whole(os.path.join(args.out, "adaptive_best.csv"), best_header, best_rows)
     print("%d cases pooled from %d scans into %s: count it with --ensemble %d" % (
         len(best_rows), len(scans), args.out, ensemble))

@@ -9,6 +9,8 @@ import random
 
 import pytest
 
+import numpy as np
+
 import kktdae
 from conftest import SOURCE_DIR
 
@@ -272,32 +274,81 @@ def test_monotone_says_how_many_tolerances_no_monotone_rule_can_hit(tmp_path, ca
     assert "| cvode_bdf | 3 | 3 | 0 |" in out
 
 
+def edit_gains(directory, edit):
+    """Rewrites adaptive_gains.csv row by row: edit(row dict) returns the row, or None to drop it."""
+    with open(directory / "adaptive_gains.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    header = list(rows[0].keys())
+    kept = [r for r in (edit(dict(r)) for r in rows) if r is not None]
+    with open(directory / "adaptive_gains.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=header)
+        w.writeheader()
+        w.writerows(kept)
+
+
+def append_scans(directory, other):
+    """Adds other's cases to directory's two CSVs."""
+    for name in ("adaptive_gains.csv", "adaptive_best.csv"):
+        with open(other / name, newline="") as f:
+            rows = list(csv.reader(f))[1:]
+        with open(directory / name, "a", newline="") as f:
+            csv.writer(f).writerows(rows)
+
+
 def test_pool_makes_one_measurement_of_several(tmp_path, capsys):
     rules = load_script()
-    first, second, pooled = tmp_path / "a", tmp_path / "b", tmp_path / "pooled"
-    first.mkdir()
-    second.mkdir()
-    # The same case a fortieth of a decade apart in τ, peaking at 1 and at 10.
+    first, second, lonely, pooled = (tmp_path / n for n in ("a", "b", "lonely", "pooled"))
+    for d in (first, second, lonely):
+        d.mkdir()
+    # The same case a fortieth of a decade apart in τ, peaking at 1 and at 10; a second model only
+    # in the first scan.
     write_toy_scans(first, {1e-5: 1.0})
     write_toy_scans(second, {1.0593e-5: 10.0})
-    # The second scan's grid stops below 1000, as an extension that stopped earlier would.
-    with open(second / "adaptive_gains.csv", newline="") as f:
-        rows = [r for r in csv.reader(f) if r[3] != repr(1000.0)]
-    with open(second / "adaptive_gains.csv", "w", newline="") as f:
-        csv.writer(f).writerows(rows)
+    write_toy_scans(lonely, {1e-5: 1.0}, model="lonely")
+    append_scans(first, lonely)
+    # At ω = 1 each scan holds seven explicit members, with unequal spreads.
+    members = {"a": [0.1, -0.3, 0.2, 0.0, -0.1, 0.4, -0.2], "b": [-2.5, -1.9, -2.2, -1.4, -2.0, -2.8, -1.7]}
+    gain = 10.0 ** 0.25
+
+    def with_members(name):
+        def edit(r):
+            if r["model"] != "toy":
+                return r
+            if float(r["omega"]) == 1.0:
+                r["efficiency"] = repr(float(np.mean(members[name])))
+                r["efficiency_spread"] = repr(float(np.std(members[name], ddof=1)))
+            if name == "b" and float(r["omega"]) == gain:
+                r["efficiency"] = "-inf"  # a member of the second scan failed at this gain
+            if name == "b" and float(r["omega"]) == 1000.0:
+                return None  # its grid stops below 1000, as an extension that stopped earlier would
+            return r
+        return edit
+
+    edit_gains(first, with_members("a"))
+    edit_gains(second, with_members("b"))
     assert rules.main(["pool", str(first), str(second), "--out", str(pooled), "--smoothing", "0"]) == 0
-    assert "count it with --ensemble 14" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "1 cases pooled from 2 scans" in out and "count it with --ensemble 14" in out
+    assert "no case at the same decade in every scan for: lonely cvode_bdf 1e-05" in out
     # Its best, band and placement columns are what the script recomputes from its points (with
     # the smoothing it was pooled with).
     assert rules.main(["check", str(pooled), "--ensemble", "14", "--smoothing", "0"]) == 0
     capsys.readouterr()
     case = rules.load(str(pooled))[0]
     assert case.tolerance == 1e-5 and 1000.0 not in case.omegas and case.omegas[-1] == 10.0 ** 2.75
-    at_one = case.omegas.index(1.0)
-    # Members 0 and −2 (seven each, no spread within): mean −1, sample deviation √(7·2/13).
-    assert case.efficiency[at_one] == -1.0
-    assert case.spread[at_one] == pytest.approx(math.sqrt(14.0 / 13.0), rel=1e-15)
-    s = rules.Smoothed(case, 14, 0, 0.1)
-    assert (s.band_low, s.band_high) == (1.0, 10.0)  # −|log ω| − |log ω − 1| is flat at −1 between the peaks
+    at_one, at_gain = case.omegas.index(1.0), case.omegas.index(gain)
+    everyone = members["a"] + members["b"]
+    assert case.efficiency[at_one] == pytest.approx(np.mean(everyone), abs=1e-15)
+    assert case.spread[at_one] == pytest.approx(np.std(everyone, ddof=1), rel=1e-13)
+    assert case.efficiency[at_gain] == -math.inf and case.spread[at_gain] == 0.0  # as the library's failed point
+    # Elsewhere the members agree within each scan: mean of 0 and −2 over a decade's flat top.
+    assert case.efficiency[case.omegas.index(10.0 ** 0.75)] == pytest.approx(-1.0, abs=1e-15)
+    # The first scan's measuring run and rule are kept, its other columns are no pool's.
+    assert case.row["recommended_omega"] == "3.7" and case.row["best_scd"] == "nan"
+    assert case.runs[at_one]["scd"] == "nan" and case.unstabilized["steps"] == "100"
     with pytest.raises(SystemExit, match="--out"):
         rules.main(["pool", str(first), str(second)])
+    # Two cases of one decade in a partner scan cannot be told apart.
+    append_scans(second, second)
+    with pytest.raises(SystemExit, match="same decade"):
+        rules.main(["pool", str(first), str(second), "--out", str(pooled)])
