@@ -332,20 +332,22 @@ def load_all(directories):
     return cases
 
 
+def derived_columns(s, recommended_omega):
+    """The columns of adaptive_best.csv that bestOf() and placeInBand() derive from the grid points:
+    the smoothed best, the band, and the recommendation's placement."""
+    p = place(s, recommended_omega)
+    return {"smoothed_best_omega": s.best_omega, "band_low": s.band_low, "band_high": s.band_high,
+            "ratio": p.ratio, "side": p.side, "outside_factor": p.outside_factor, "efficiency_loss": p.loss,
+            "loss_error": p.loss_error}
+
+
 def command_check(args):
     cases = load_all(args.dirs)
     bad = 0
     for c in cases:
         s = Smoothed(c, args.ensemble, args.smoothing, args.band)
         r = c.row
-        expected = {
-            "smoothed_best_omega": s.best_omega,
-            "band_low": s.band_low,
-            "band_high": s.band_high,
-        }
-        p = place(s, _number(r["recommended_omega"]))
-        expected.update(ratio=p.ratio, side=float(p.side), outside_factor=p.outside_factor,
-                        efficiency_loss=p.loss, loss_error=p.loss_error)
+        expected = derived_columns(s, _number(r["recommended_omega"]))
         for column, value in expected.items():
             stored = _number(r[column])
             if not (stored == value or (math.isnan(stored) and math.isnan(value))):
@@ -593,6 +595,17 @@ def decade_key(c):
     return (c.model, c.integrator, int(round(math.log10(c.tolerance))))
 
 
+def by_decade(cases, directory):
+    """{decade_key: case} of one scan; two cases of one decade cannot be told apart and are refused."""
+    keyed = {}
+    for c in cases:
+        if decade_key(c) in keyed:
+            raise SystemExit("%s: %s and %s are in the same decade" % (
+                directory, keyed[decade_key(c)].label(), c.label()))
+        keyed[decade_key(c)] = c
+    return keyed
+
+
 def command_retest(args):
     """Does the measurement reproduce itself? Two scans of the same cases at tolerances a fraction of
     a decade apart (no ensemble member shared): per case the two bands, the factor between them, and
@@ -602,7 +615,7 @@ def command_retest(args):
         raise SystemExit("retest needs exactly two directories")
     first, second = (load(d) for d in args.dirs)
     s_first, s_second = smooth_all(first, args), smooth_all(second, args)
-    partner = {decade_key(c): c for c in second}
+    partner = by_decade(second, args.dirs[1])
     names = args.rule or ["current"]
     rules = [rule_named(n) for n in names]
     lines = ["| case | band A | band B | gap | A's best in B (×2) | B's best in A (×2) | " +
@@ -676,17 +689,17 @@ def monotone_hits(intervals, rising):
             if reached > high:
                 continue
             candidate = chosen + (i,)
-            if reached not in grown or better_set(candidate, grown[reached], rising):
+            if reached not in grown or better_set(candidate, grown[reached]):
                 grown[reached] = candidate
         states = grown
     best = ()
     for chosen in states.values():
-        if better_set(chosen, best, rising):
+        if better_set(chosen, best):
             best = chosen
     return tuple(sorted(best))
 
 
-def better_set(a, b, rising):
+def better_set(a, b):
     """More intervals, then the lexicographically first set (in index order)."""
     if len(a) != len(b):
         return len(a) > len(b)
@@ -715,7 +728,7 @@ def least_worst_loss(smoothed_cases, scales, rising, per_decade=32):
             so_far = min(so_far, carried[j])
             now[j] = max(losses[j], so_far)
         carried = now
-    finite = [x for x in carried or [] if not math.isnan(x)]
+    finite = [x for x in carried if not math.isnan(x)]
     return min(finite) if finite else math.nan
 
 
@@ -768,12 +781,12 @@ def command_monotone(args):
         up, down = monotone_hits(intervals, True), monotone_hits(intervals, False)
         most = max(len(up), len(down))
         curves = [smoothed[c.key()] for c in usable]
-        least = (min(least_worst_loss(curves, scales, True), least_worst_loss(curves, scales, False))
-                 if curves else math.nan)
+        least = min(least_worst_loss(curves, scales, True), least_worst_loss(curves, scales, False))
 
         def described(chosen):
             missed = [usable[i] for i in range(len(usable)) if i not in chosen]
-            name = (lambda c: "%s %g" % (c.model, c.tolerance)) if args.across_models else (lambda c: "%g" % c.tolerance)
+            def name(c):
+                return "%s %g" % (c.model, c.tolerance) if args.across_models else "%g" % c.tolerance
             return "%d of %d%s" % (len(chosen), len(usable),
                                    "" if not missed else " (not %s)" % ", ".join(name(c) for c in missed))
 
@@ -852,14 +865,7 @@ def command_pool(args):
     if len(args.dirs) < 2 or not args.out:
         raise SystemExit("pool needs --out OUT and at least two directories")
     scans = [load(d) for d in args.dirs]
-    partners = []
-    for d, cases in zip(args.dirs[1:], scans[1:]):
-        keyed = {}
-        for c in cases:
-            if decade_key(c) in keyed:
-                raise SystemExit("%s: %s and %s are in the same decade" % (d, keyed[decade_key(c)].label(), c.label()))
-            keyed[decade_key(c)] = c
-        partners.append(keyed)
+    partners = [by_decade(cases, d) for d, cases in zip(args.dirs[1:], scans[1:])]
     with open(os.path.join(args.dirs[0], "adaptive_gains.csv"), newline="") as f:
         gains_header = csv.DictReader(f).fieldnames
     with open(os.path.join(args.dirs[0], "adaptive_best.csv"), newline="") as f:
@@ -882,10 +888,8 @@ def command_pool(args):
             runs.append(row)
         best = {name: first.row[name] if name in POOL_KEPT else "nan" for name in best_header}
         smoothed = Smoothed(Case(best, runs), ensemble, args.smoothing, args.band)
-        p = place(smoothed, _number(best["recommended_omega"]))
-        best.update(smoothed_best_omega=repr(smoothed.best_omega), band_low=repr(smoothed.band_low),
-                    band_high=repr(smoothed.band_high), ratio=repr(p.ratio), side=str(p.side),
-                    outside_factor=repr(p.outside_factor), efficiency_loss=repr(p.loss), loss_error=repr(p.loss_error))
+        derived = derived_columns(smoothed, _number(best["recommended_omega"]))
+        best.update({name: str(v) if name == "side" else repr(v) for name, v in derived.items()})
         gains_rows.extend(runs)
         best_rows.append(best)
     os.makedirs(args.out, exist_ok=True)

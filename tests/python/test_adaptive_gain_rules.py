@@ -217,7 +217,8 @@ def write_toy_scans(directory, peaks, mean_steps=None, model="toy", failed=False
         row.update(model=model, integrator="cvode_bdf", tolerance=repr(tolerance), motion_rate="3.7",
                    recommended_omega="3.7", unstabilized_mean_step=repr(mean_step))
         best_rows.append([row[name] for name in BEST_HEADER])
-    for name, header, rows in (("adaptive_gains.csv", GAINS_HEADER, gains), ("adaptive_best.csv", BEST_HEADER, best_rows)):
+    for name, header, rows in (("adaptive_gains.csv", GAINS_HEADER, gains),
+                               ("adaptive_best.csv", BEST_HEADER, best_rows)):
         with open(directory / name, "w", newline="") as f:
             w = csv.writer(f)
             w.writerow(header)
