@@ -33,6 +33,11 @@ Commands (numpy and the standard library only; /usr/bin/python3):
   pool DIR... --out OUT         several scans of the same cases (tolerances a fraction of a decade
                                 apart) as one with all their members, to count with
                                 --ensemble N·(number of scans)
+  ceiling DIR... [--rule NAME] [--tuned DIR]
+                                several measurements of the same cases (matched by decade): per case
+                                the gains within ×2 of every measurement's band, if any; per
+                                integrator how many cases any gain can hit on all of them, and how
+                                many the rules (and the tuner's gains) do
 --ensemble N (default 7) is the scan's ensemble size (the error bars need it; the CSV does not
 hold it). --smoothing (2) and --band (0.1) are AdaptiveGainOptions' smoothing_half_width and
 band_tolerance as kktdae-errdyn sets them.
@@ -825,6 +830,107 @@ def command_monotone(args):
 
 
 # ---------------------------------------------------------------------------------------------
+# What no recommendation can do: the ceiling several measurements of the same cases set.
+
+
+def common_hit_interval(smoothed_cases):
+    """The gains that hit every one of the cases' bands within ×HIT_FACTOR: (low, high), or None
+    where no gain does."""
+    low = max(hit_interval(s)[0] for s in smoothed_cases)
+    high = min(hit_interval(s)[1] for s in smoothed_cases)
+    return (low, high) if low <= high else None
+
+
+def tuned_gains(directories):
+    """{decade_key: ω} from kktdae-errdyn --adaptive-tuner-only's adaptive_tuned.csv: the tuner's
+    gain, or the rule's where its scan gave none (tuned_used 0), as the user gets it."""
+    gains = {}
+    for d in directories:
+        with open(os.path.join(d, "adaptive_tuned.csv"), newline="") as f:
+            for r in csv.DictReader(f):
+                key = (r["model"], r["integrator"], int(round(math.log10(_number(r["tolerance"])))))
+                if key in gains:
+                    raise SystemExit("%s: two tuned cases of %s %s in the decade 1e%d" % ((d,) + key))
+                gains[key] = _number(r["tuned_omega"])
+    return gains
+
+
+def command_ceiling(args):
+    """The target "within ×2 of the measured best" presumes the best is a property of the case. Given
+    K measurements of the same cases (tolerances a fraction of a decade apart, matched by decade as
+    retest does), a gain can hit a case on all of them only inside the intersection of their hit
+    intervals; where that is empty, no recommendation — rule, tuner or oracle told the answer of one
+    measurement — can be within ×2 of the best on every measurement. Per case: each band and the
+    common interval (or the factor that separates the farthest bands); per integrator: the cases,
+    those any gain can hit on all K (the ceiling), and what each rule (computed on each
+    measurement's own case, as retest does) and each --tuned gain hits on all K."""
+    if len(args.dirs) < 2:
+        raise SystemExit("ceiling needs at least two directories")
+    scans = [load(d) for d in args.dirs]
+    smoothed = [smooth_all(cases, args) for cases in scans]
+    partners = [by_decade(cases, d) for d, cases in zip(args.dirs, scans)]
+    names = args.rule or []
+    rules = [rule_named(n) for n in names]
+    tuned = tuned_gains(args.tuned) if args.tuned else None
+    columns = names + (["tuned"] if tuned is not None else [])
+    lines = ["| case | " + " | ".join("band %s" % chr(ord("A") + k) for k in range(len(scans))) +
+             " | any gain hits all within | " + "".join("%s |" % n for n in columns),
+             "|---|" + "---|" * (len(scans) + 1 + len(columns))]
+    tally, unmatched, untuned = {}, [], []
+    for first in scans[0]:
+        group = [p.get(decade_key(first)) for p in partners]
+        if any(c is None for c in group):
+            unmatched.append(first.label())
+            continue
+        curves = [s[c.key()] for s, c in zip(smoothed, group)]
+        if not all(math.isfinite(s.best_efficiency) for s in curves):
+            unmatched.append(first.label() + " (no finite best)")
+            continue
+        common = common_hit_interval(curves)
+        t = tally.setdefault(first.integrator, {"cases": 0, "ceiling": 0, "hits": [0] * len(columns)})
+        t["cases"] += 1
+        t["ceiling"] += common is not None
+        cells = []
+        for k, rule in enumerate(rules):
+            on_all = all(place(s, rule(c)).hit() for s, c in zip(curves, group))
+            t["hits"][k] += on_all
+            cells.append("hit" if on_all else "miss")
+        if tuned is not None:
+            omega = tuned.get(decade_key(first))
+            if omega is None:
+                untuned.append(first.label())
+                cells.append("–")
+            else:
+                on_all = all(place(s, omega).hit() for s in curves)
+                t["hits"][-1] += on_all
+                cells.append("%s (%s)" % ("hit" if on_all else "miss", fmt(omega)))
+        if common is None:
+            apart = max(a.band_low / b.band_high for a in curves for b in curves)
+            where = "**none** (bands ×%.3g apart)" % apart
+        else:
+            where = "%s–%s" % (fmt(common[0]), fmt(common[1]))
+        lines.append("| %s | %s | %s | %s" % (
+            first.label(), " | ".join("%s–%s" % (fmt(s.band_low), fmt(s.band_high)) for s in curves), where,
+            "".join("%s |" % x for x in cells)))
+    print("\n".join(lines))
+    print()
+    print("| integrator | cases | some gain hits all %d measurements |" % len(scans) +
+          "".join(" %s hits all |" % n for n in columns))
+    print("|---|---|---|" + "---|" * len(columns))
+    for integrator in INTEGRATORS:
+        if integrator in tally:
+            t = tally[integrator]
+            print("| %s | %d | %d |%s" % (integrator, t["cases"], t["ceiling"], "".join(" %d |" % h for h in t["hits"])))
+    if unmatched:
+        print()
+        print("left out (not in every measurement, or without a best): %s" % ", ".join(unmatched))
+    if untuned:
+        print()
+        print("no tuned gain for: %s" % ", ".join(untuned))
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
 # Several measurements made one.
 
 # The columns of adaptive_best.csv a pooled case keeps from the first scan (its measuring run and
@@ -915,7 +1021,7 @@ def write_whole(path, header, rows):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", choices=["check", "count", "cases", "search", "tables", "compare",
-                                                        "curve", "retest", "monotone", "pool"])
+                                                        "curve", "retest", "monotone", "pool", "ceiling"])
     parser.add_argument("dirs", nargs="*", help="run directories (kktdae-errdyn --out DIR --adaptive)")
     parser.add_argument("--rule", action="append", help="a rule name (repeatable): %s, power:..., drift:..." %
                         ", ".join(RULES))
@@ -928,6 +1034,8 @@ def main(argv=None):
     parser.add_argument("--smoothing", type=int, default=2, help="smoothing_half_width (default 2)")
     parser.add_argument("--band", type=float, default=0.1, help="band_tolerance [digits] (default 0.1)")
     parser.add_argument("--out", help="pool: the directory the pooled scan is written to")
+    parser.add_argument("--tuned", action="append", help="ceiling: a kktdae-errdyn --adaptive-tuner-only directory "
+                        "(repeatable) whose gains are placed in every measurement")
     parser.add_argument("--across-models", action="store_true",
                         help="monotone: all models of an integrator together, as ω = Ω·f(Ω·h̄) with f monotone")
     args = parser.parse_args(argv)
@@ -937,7 +1045,8 @@ def main(argv=None):
         parser.error("search needs --fit DIR")
     return {"check": command_check, "count": command_count, "cases": command_cases, "search": command_search,
             "tables": command_tables, "compare": command_compare, "curve": command_curve,
-            "retest": command_retest, "monotone": command_monotone, "pool": command_pool}[args.command](args)
+            "retest": command_retest, "monotone": command_monotone, "pool": command_pool,
+            "ceiling": command_ceiling}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -275,6 +275,35 @@ def test_monotone_says_how_many_tolerances_no_monotone_rule_can_hit(tmp_path, ca
     assert "| cvode_bdf | 3 | 3 | 0 |" in out
 
 
+def test_ceiling_counts_the_cases_some_gain_can_hit_on_every_measurement(tmp_path, capsys):
+    rules = load_script()
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    shifted = 10.0 ** 0.025  # a second measurement a fortieth of a decade off, as §9's retest
+    # At 1e-5 the two peaks are a quarter decade apart: the hit intervals 0.5–2 and 0.89–3.56 meet.
+    # At 1e-7 they are two decades apart: no gain is within ×2 of both.
+    write_toy_scans(a, {1e-5: 1.0, 1e-7: 100.0})
+    write_toy_scans(b, {1e-5 * shifted: 10.0 ** 0.25, 1e-7 * shifted: 1.0})
+    with open(tmp_path / "adaptive_tuned.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["model", "integrator", "tolerance", "tuned_omega"])
+        w.writerow(["toy", "cvode_bdf", "1e-05", "1.5"])
+        w.writerow(["toy", "cvode_bdf", "1e-07", "10.0"])
+    args = ["--ensemble", "1", "--smoothing", "0"]
+    assert rules.main(["ceiling", str(a), str(b), "--rule", "omega", "--tuned", str(tmp_path)] + args) == 0
+    out = capsys.readouterr().out
+    assert "| toy cvode_bdf 1e-05 | 1–1 | 1.78–1.78 | 0.889–2 | miss |hit (1.5) |" in out
+    assert "| toy cvode_bdf 1e-07 | 100–100 | 1–1 | **none** (bands ×100 apart) | miss |miss (10) |" in out
+    # Two cases; some gain hits one on both measurements; ω = Ω = 3.7 hits neither, the tuner one.
+    assert "| cvode_bdf | 2 | 1 | 0 | 1 |" in out
+    # A measurement against itself: every case has its own band within reach.
+    assert rules.main(["ceiling", str(a), str(a)] + args) == 0
+    assert "| cvode_bdf | 2 | 2 |" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="at least two"):
+        rules.main(["ceiling", str(a)] + args)
+
+
 def edit_gains(directory, edit):
     """Rewrites adaptive_gains.csv row by row: edit(row dict) returns the row, or None to drop it."""
     with open(directory / "adaptive_gains.csv", newline="") as f:
