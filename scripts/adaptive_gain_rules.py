@@ -595,9 +595,13 @@ def band_gap(a, b):
     return max(b.band_low / a.band_high, a.band_low / b.band_high)
 
 
+def decade_of(model, integrator, tolerance):
+    return (model, integrator, int(round(math.log10(tolerance))))
+
+
 def decade_key(c):
     """Cases of two scans at tolerances a fraction of a decade apart are the same (model, integrator, decade)."""
-    return (c.model, c.integrator, int(round(math.log10(c.tolerance))))
+    return decade_of(c.model, c.integrator, c.tolerance)
 
 
 def by_decade(cases, directory):
@@ -848,7 +852,7 @@ def tuned_gains(directories):
     for d in directories:
         with open(os.path.join(d, "adaptive_tuned.csv"), newline="") as f:
             for r in csv.DictReader(f):
-                key = (r["model"], r["integrator"], int(round(math.log10(_number(r["tolerance"])))))
+                key = decade_of(r["model"], r["integrator"], _number(r["tolerance"]))
                 if key in gains:
                     raise SystemExit("%s: two tuned cases of %s %s in the decade 1e%d" % ((d,) + key))
                 gains[key] = _number(r["tuned_omega"])
