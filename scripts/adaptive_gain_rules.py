@@ -878,7 +878,7 @@ def command_ceiling(args):
     tuned = tuned_gains(args.tuned) if args.tuned else None
     columns = names + (["tuned"] if tuned is not None else [])
     lines = ["| case | " + " | ".join("band %s" % chr(ord("A") + k) for k in range(len(scans))) +
-             " | any gain hits all within | " + "".join("%s |" % n for n in columns),
+             " | any gain hits all within |" + "".join(" %s |" % n for n in columns),
              "|---|" + "---|" * (len(scans) + 1 + len(columns))]
     tally, unmatched, untuned = {}, [], []
     for first in scans[0]:
@@ -913,9 +913,9 @@ def command_ceiling(args):
             where = "**none** (bands ×%.3g apart)" % apart
         else:
             where = "%s–%s" % (fmt(common[0]), fmt(common[1]))
-        lines.append("| %s | %s | %s | %s" % (
+        lines.append("| %s | %s | %s |%s" % (
             first.label(), " | ".join("%s–%s" % (fmt(s.band_low), fmt(s.band_high)) for s in curves), where,
-            "".join("%s |" % x for x in cells)))
+            "".join(" %s |" % x for x in cells)))
     print("\n".join(lines))
     print()
     print("| integrator | cases | some gain hits all %d measurements |" % len(scans) +

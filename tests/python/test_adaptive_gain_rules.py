@@ -293,13 +293,19 @@ def test_ceiling_counts_the_cases_some_gain_can_hit_on_every_measurement(tmp_pat
     args = ["--ensemble", "1", "--smoothing", "0"]
     assert rules.main(["ceiling", str(a), str(b), "--rule", "omega", "--tuned", str(tmp_path)] + args) == 0
     out = capsys.readouterr().out
-    assert "| toy cvode_bdf 1e-05 | 1–1 | 1.78–1.78 | 0.889–2 | miss |hit (1.5) |" in out
-    assert "| toy cvode_bdf 1e-07 | 100–100 | 1–1 | **none** (bands ×100 apart) | miss |miss (10) |" in out
+    assert "| toy cvode_bdf 1e-05 | 1–1 | 1.78–1.78 | 0.889–2 | miss | hit (1.5) |" in out
+    assert "| toy cvode_bdf 1e-07 | 100–100 | 1–1 | **none** (bands ×100 apart) | miss | miss (10) |" in out
     # Two cases; some gain hits one on both measurements; ω = Ω = 3.7 hits neither, the tuner one.
     assert "| cvode_bdf | 2 | 1 | 0 | 1 |" in out
-    # A measurement against itself: every case has its own band within reach.
-    assert rules.main(["ceiling", str(a), str(a)] + args) == 0
-    assert "| cvode_bdf | 2 | 2 |" in capsys.readouterr().out
+    # A measurement against itself: every case has its own band within reach. A case the tuner
+    # has no gain for is named, not counted as a miss.
+    partial = tmp_path / "partial"
+    partial.mkdir()
+    with open(partial / "adaptive_tuned.csv", "w", newline="") as f:
+        csv.writer(f).writerows([["model", "integrator", "tolerance", "tuned_omega"], ["toy", "cvode_bdf", "1e-05", "1.0"]])
+    assert rules.main(["ceiling", str(a), str(a), "--tuned", str(partial)] + args) == 0
+    out = capsys.readouterr().out
+    assert "| cvode_bdf | 2 | 2 | 1 |" in out and "no tuned gain for: toy cvode_bdf 1e-07" in out
     with pytest.raises(SystemExit, match="at least two"):
         rules.main(["ceiling", str(a)] + args)
 
