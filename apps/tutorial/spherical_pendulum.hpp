@@ -41,6 +41,7 @@ class SphericalPendulum final : public ConstrainedSystem {
 
   double kineticEnergy(ConstVectorRef, ConstVectorRef v) const override { return 0.5 * m_ * v.squaredNorm(); }
   double potentialEnergy(ConstVectorRef q, double) const override { return m_ * g_ * q[1]; }
+  bool isConservative() const override { return true; }
 
   /// On the sphere at angle theta [rad] from straight down, in the x–y plane, moving horizontally
   /// (along z) at `speed` [m/s]: φ = 0 and φ̇ = q·q̇ = 0 exactly.

@@ -65,3 +65,4 @@
 #include "kktdae/models/reference_solution.hpp"
 #include "kktdae/models/andrews_squeezer.hpp"
 #include "kktdae/models/car_axis.hpp"
+#include "kktdae/models/heavy_top.hpp"

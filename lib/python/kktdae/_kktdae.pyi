@@ -261,6 +261,8 @@ class ConstrainedSystem:
     def mass_structure(self) -> MassStructure: ...
     def is_time_dependent(self) -> bool: ...
     def bias_depends_on_state(self) -> bool: ...
+    def is_conservative(self) -> bool: ...
+    def energy_scale(self) -> float: ...
     def mass_matrix(self, q: ArrayLike) -> Array: ...
     def mass_diagonal(self, q: ArrayLike) -> Array: ...
     def bias(self, q: ArrayLike, v: ArrayLike, t: float = 0.0) -> Array: ...
@@ -514,6 +516,7 @@ class WarningKind(_Enum):
     VIOLATION_ABOVE_THRESHOLD: WarningKind
     RANK_DEFICIENT_SOLVE: WarningKind
     PROJECTION_STALLED: WarningKind
+    OFF_MANIFOLD_START: WarningKind
 
 class RunWarning:
     kind: WarningKind
@@ -565,6 +568,19 @@ class Summary:
     def brief_report(self) -> str: ...
     def __bool__(self) -> bool: ...
 
+class DivergenceOptions:
+    enabled: bool
+    manifold_factor: float
+    state_growth: float
+    min_scale: float
+    max_phi_inf: float
+    velocity_factor: float
+    min_velocity_scale: float
+    energy_factor: float
+    runaway_check_every: int
+    def __init__(self, **fields: object) -> None: ...
+    def validate(self) -> None: ...
+
 class SimulationOptions:
     integrator: Integrator
     dt: float
@@ -579,6 +595,7 @@ class SimulationOptions:
     project_initial_state: bool
     stabilization: Stabilization
     kkt: KktOptions
+    divergence: DivergenceOptions
     events: List[Event]
     event_observer: Optional[Callable[[FiredEvent], object]]
     def __init__(self, **fields: object) -> None: ...

@@ -163,6 +163,28 @@ void bindSummary(py::module_& m) {
       .def("__repr__", [](const Summary& s) { return "<Summary " + s.briefReport() + ">"; });
 }
 
+void bindDivergenceOptions(py::module_& m) {
+  py::class_<DivergenceOptions> d(m, "DivergenceOptions",
+                                  "When a finite state counts as a blow-up (the run then ends as DIVERGED):\n"
+                                  "distance from and rate of leaving the manifold, growth of q, and the energy of a\n"
+                                  "conservative model, each against the start's scale.");
+  defKeywordInit(d);
+  d.def_readwrite("enabled", &DivergenceOptions::enabled, "False: only NaN/Inf ends a run.")
+      .def_readwrite("manifold_factor", &DivergenceOptions::manifold_factor, "Distance from φ = 0 over Q (> 0).")
+      .def_readwrite("state_growth", &DivergenceOptions::state_growth, "‖q‖∞ over Q (> 1).")
+      .def_readwrite("min_scale", &DivergenceOptions::min_scale, "Floor of Q, in q's units (> 0).")
+      .def_readwrite("max_phi_inf", &DivergenceOptions::max_phi_inf, "Absolute ‖φ‖∞ limit (inf: off).")
+      .def_readwrite("velocity_factor", &DivergenceOptions::velocity_factor,
+                     "Rate of leaving φ = 0, |φ̇ᵢ|/‖∇φᵢ‖, over the velocity scale V (inf: off).")
+      .def_readwrite("min_velocity_scale", &DivergenceOptions::min_velocity_scale, "Floor of V, in q̇'s units (> 0).")
+      .def_readwrite("energy_factor", &DivergenceOptions::energy_factor,
+                     "|E − E₀| over the energy scale, for conservative models without a controller (inf: off).")
+      .def_readwrite("runaway_check_every", &DivergenceOptions::runaway_check_every,
+                     "Fixed-step runs test the velocity and energy rules every this many steps and at the last (≥ 1).")
+      .def("validate", &DivergenceOptions::validate, "Raises ValueError naming the bad field.");
+  defRepr(d, {"enabled", "manifold_factor", "velocity_factor", "energy_factor"});
+}
+
 void bindOptions(py::module_& m) {
   py::class_<SimulationOptions> options(m, "SimulationOptions",
                                         "What simulate() runs: integrator, step, length, stabilization, solver options.\n"
@@ -187,6 +209,8 @@ void bindOptions(py::module_& m) {
                      "Project the initial state onto the manifold first.")
       .def_readwrite("stabilization", &SimulationOptions::stabilization, "Stabilization of the constraint row.")
       .def_readwrite("kkt", &SimulationOptions::kkt, "KktOptions of the acceleration solve.")
+      .def_readwrite("divergence", &SimulationOptions::divergence,
+                     "DivergenceOptions: when a finite state counts as a blow-up.")
       .def_readwrite("events", &SimulationOptions::events,
                      "Events to locate (a list of Event; assign a new list, the field is a copy).")
       .def("validate", &SimulationOptions::validate, "Raises ValueError naming the bad field and value.");
@@ -198,6 +222,7 @@ void bindOptions(py::module_& m) {
 
 void bindSimulate(py::module_& m) {
   bindSummary(m);
+  bindDivergenceOptions(m);
   bindOptions(m);
 
   py::class_<Recording>(m, "Recording",

@@ -25,10 +25,10 @@ constraint(q, t), constraint_jacobian(q, t), constraint_bias(q, v, t), potential
 either mass_matrix(q) (MassStructure.GENERAL, the default) or mass_structure() returning
 MassStructure.DIAGONAL / CONSTANT_DIAGONAL with mass_diagonal(q). Optional: nu(), input_map(q, t),
 constraint_time_derivative(q, t), kinetic_energy(q, v), name(), is_time_dependent(),
-bias_depends_on_state(). Methods return numpy arrays (or sequences) of the documented shapes; the
-trampoline checks each shape and names the method when one is wrong. Call super().__init__()
-in __init__. nq, nc, nu, mass_structure and the two flags are read once and cached: a model must
-not change during a run.)doc";
+bias_depends_on_state(), is_conservative(), energy_scale(). Methods return numpy arrays (or
+sequences) of the documented shapes; the trampoline checks each shape and names the method when
+one is wrong. Call super().__init__() in __init__. nq, nc, nu, mass_structure and the three flags
+are read once and cached: a model must not change during a run.)doc";
 
 }  // namespace
 
@@ -48,6 +48,10 @@ void bindSystem(py::module_& m) {
       .def("mass_structure", &ConstrainedSystem::massStructure, "Structure of M (MassStructure).")
       .def("is_time_dependent", &ConstrainedSystem::isTimeDependent, "True when φ depends on t explicitly.")
       .def("bias_depends_on_state", &ConstrainedSystem::biasDependsOnState, "Whether h depends on (q, q̇).")
+      .def("is_conservative", &ConstrainedSystem::isConservative,
+           "True when T + V is a first integral with u = 0 (the divergence rule then watches it).")
+      .def("energy_scale", &ConstrainedSystem::energyScale,
+           "A size of the model's energy [J] (0: none declared); the divergence rule's scale.")
       .def(
           "mass_matrix",
           [](py::handle self, py::handle q) {

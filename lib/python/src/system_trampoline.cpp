@@ -129,6 +129,20 @@ bool PyConstrainedSystem::isTimeDependent() const {
   return cachedFlag(time_dependent_, override("is_time_dependent"), false);
 }
 
+bool PyConstrainedSystem::isConservative() const {
+  const int known = conservative_.load(std::memory_order_relaxed);
+  if (known >= 0) return known != 0;
+  py::gil_scoped_acquire gil;
+  return cachedFlag(conservative_, override("is_conservative"), false);
+}
+
+double PyConstrainedSystem::energyScale() const {
+  // Asked once per run (the divergence rule's scales): no cache needed.
+  py::gil_scoped_acquire gil;
+  if (py::function f = override("energy_scale")) return scalar(f(), "energy_scale", "the returned energy scale");
+  return ConstrainedSystem::energyScale();
+}
+
 void PyConstrainedSystem::preflight(const State& state) const {
   const int n = nq(), m = nc(), inputs = nu();
   Matrix M(n, n), J(m, n), S = Matrix::Zero(inputs, n);

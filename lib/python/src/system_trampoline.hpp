@@ -27,6 +27,8 @@ class PyConstrainedSystem : public ConstrainedSystem {
   MassStructure massStructure() const override;
   bool biasDependsOnState() const override;
   bool isTimeDependent() const override;
+  bool isConservative() const override;
+  double energyScale() const override;
 
   /// Evaluates every method once at `state` so that a missing method (TypeError) or a wrongly shaped
   /// return (ValueError) is raised before a run, not turned into a failed run status by simulate().
@@ -78,7 +80,7 @@ class PyConstrainedSystem : public ConstrainedSystem {
   void store(const py::object& value, Out out, const char* method, const char* what) const;
 
   mutable std::atomic<int> nq_{-1}, nc_{-1}, nu_{-1}, mass_structure_{-1};
-  mutable std::atomic<int> bias_depends_{-1}, time_dependent_{-1};
+  mutable std::atomic<int> bias_depends_{-1}, time_dependent_{-1}, conservative_{-1};
   struct MethodSlot {
     bool looked_up = false;
     py::object function;  ///< the class's function (not bound: no reference cycle with self)

@@ -6,10 +6,13 @@
 
 #include "kktdae/core/checks.hpp"
 #include "kktdae/kkt/kkt_workspace.hpp"
+#include "kktdae/system/constrained_system.hpp"
 #include "short_vector_checks.hpp"
 
 namespace kktdae {
 namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 /// ‖∇φᵢ‖₂², summed from the row's first entry on, as Eigen's row(i).squaredNorm() does.
 double rowSquaredNorm(const KktWorkspace& ws, Eigen::Index i) {
@@ -55,6 +58,40 @@ double rowDistance(const KktWorkspace& ws, Eigen::Index i) {
   return std::abs(ws.phi[i]) / std::sqrt(norm_squared);
 }
 
+/// maxᵢ of |values_i| / ‖Jᵢ‖₂ over the rows with a non-zero gradient, and the row (−1: none).
+std::pair<double, int> worstRow(const KktWorkspace& ws, const Vector& values) {
+  int row = -1;
+  double worst = 0.0;
+  for (Eigen::Index i = 0; i < ws.nc; ++i) {
+    const double norm_squared = rowSquaredNorm(ws, i);
+    if (!(norm_squared > 0.0)) continue;
+    const double quotient = std::abs(values[i]) / std::sqrt(norm_squared);
+    if (quotient > worst || std::isnan(quotient)) {
+      worst = quotient;
+      row = static_cast<int>(i);
+      if (std::isnan(quotient)) break;
+    }
+  }
+  return {worst, row};
+}
+
+/// The smallest positive diagonal entry of M(q), or 0 when there is none.
+double lightestMass(const ConstrainedSystem& system, ConstVectorRef q) {
+  Vector diagonal(system.nq());
+  if (system.massStructure() == MassStructure::General) {
+    Matrix M(system.nq(), system.nq());
+    system.massMatrix(q, M);
+    diagonal = M.diagonal();
+  } else {
+    system.massDiagonal(q, diagonal);
+  }
+  double lightest = kInfinity;
+  for (Eigen::Index i = 0; i < diagonal.size(); ++i) {
+    if (diagonal[i] > 0.0) lightest = std::min(lightest, diagonal[i]);
+  }
+  return lightest < kInfinity ? lightest : 0.0;
+}
+
 }  // namespace
 
 void DivergenceOptions::validate() const {
@@ -62,14 +99,53 @@ void DivergenceOptions::validate() const {
   if (!(state_growth > 1.0)) throwInvalid("divergence.state_growth", "must be > 1, got " + formatDouble(state_growth));
   requirePositive("divergence.min_scale", min_scale);
   if (!(max_phi_inf > 0.0)) throwInvalid("divergence.max_phi_inf", "must be > 0, got " + formatDouble(max_phi_inf));
+  if (!(velocity_factor > 0.0)) {
+    throwInvalid("divergence.velocity_factor", "must be > 0 (inf: off), got " + formatDouble(velocity_factor));
+  }
+  requirePositive("divergence.min_velocity_scale", min_velocity_scale);
+  if (!(energy_factor > 0.0)) {
+    throwInvalid("divergence.energy_factor", "must be > 0 (inf: off), got " + formatDouble(energy_factor));
+  }
+  if (runaway_check_every < 1) {
+    throwInvalid("divergence.runaway_check_every", "must be >= 1, got " + std::to_string(runaway_check_every));
+  }
 }
 
 DivergenceRule::DivergenceRule(const DivergenceOptions& options, ConstVectorRef q0)
     : options_(options), scale_(std::max(q0.size() > 0 ? q0.lpNorm<Eigen::Infinity>() : 0.0, options.min_scale)) {
+  setLimits();
+}
+
+DivergenceRule::DivergenceRule(const DivergenceOptions& options, const ConstrainedSystem& system,
+                               const State& initial, bool energy_rule)
+    : DivergenceRule(options, initial.q) {
+  if (!options_.enabled) return;
+  const double kinetic = system.kineticEnergy(initial.q, initial.v);
+  const double potential = system.potentialEnergy(initial.q, initial.t);
+  const double declared = system.energyScale();
+  const double start = std::abs(kinetic) + std::abs(potential);
+  energy_scale_ = std::max(std::isfinite(declared) && declared > 0.0 ? declared : 0.0,
+                           std::isfinite(start) ? start : 0.0);
+  const double lightest = lightestMass(system, initial.q);
+  const double energy_speed = lightest > 0.0 ? std::sqrt(2.0 * energy_scale_ / lightest) : 0.0;
+  const double start_speed = initial.v.size() > 0 ? initial.v.norm() : 0.0;
+  velocity_scale_ = std::max({std::isfinite(start_speed) ? start_speed : 0.0,
+                              std::isfinite(energy_speed) ? energy_speed : 0.0, options_.min_velocity_scale});
+  const bool energy_rule_on = energy_rule && system.isConservative() && energy_scale_ > 0.0 &&
+                              std::isfinite(kinetic + potential);
+  if (energy_rule_on) initial_energy_ = kinetic + potential;
+  setLimits();
+  if (!energy_rule_on) energy_limit_ = kInfinity;
+}
+
+void DivergenceRule::setLimits() {
   state_limit_ = options_.state_growth * scale_;
   manifold_limit_ = options_.manifold_factor * scale_;
   half_manifold_limit_ = 0.5 * manifold_limit_;
-  inline_rows_ = options_.enabled && !(options_.max_phi_inf < std::numeric_limits<double>::infinity());
+  rate_limit_ = options_.velocity_factor * velocity_scale_;
+  energy_limit_ = options_.enabled ? options_.energy_factor * energy_scale_ : kInfinity;
+  if (!(energy_limit_ > 0.0)) energy_limit_ = kInfinity;
+  inline_rows_ = options_.enabled && !(options_.max_phi_inf < kInfinity);
 }
 
 DivergenceVerdict DivergenceRule::test(ConstVectorRef q, const KktWorkspace& ws) const {
@@ -113,6 +189,33 @@ DivergenceVerdict DivergenceRule::testConstraints(const KktWorkspace& ws, Eigen:
   return DivergenceVerdict::Plausible;
 }
 
+DivergenceVerdict DivergenceRule::testRunaway(const ConstrainedSystem& system, double t, ConstVectorRef q,
+                                              ConstVectorRef v, const KktWorkspace& ws) const {
+  if (!options_.enabled) return DivergenceVerdict::Plausible;
+  if (rate_limit_ < kInfinity) {
+    // As the manifold rule: one entry with |φ̇ᵢ| ≤ ½·limit·|a| settles a row without its norm.
+    const double half_limit = 0.5 * rate_limit_;
+    for (Eigen::Index i = 0; i < ws.nc; ++i) {
+      bool within = false;
+      const double rate = std::abs(ws.phi_dot[i]);
+      if (ws.sparse) {
+        for (SparseRowMatrix::InnerIterator entry(ws.constraint_space->J, i); entry && !within; ++entry) {
+          within = rate <= half_limit * std::abs(entry.value());
+        }
+      } else {
+        for (Eigen::Index j = 0; j < ws.J.cols() && !within; ++j) within = rate <= half_limit * std::abs(ws.J(i, j));
+      }
+      if (within) continue;
+      const double norm_squared = rowSquaredNorm(ws, i);
+      if (norm_squared > 0.0 && rate / std::sqrt(norm_squared) > rate_limit_) return DivergenceVerdict::LeavingManifold;
+    }
+  }
+  if (!testsEnergy()) return DivergenceVerdict::Plausible;
+  const double energy = system.kineticEnergy(q, v) + system.potentialEnergy(q, t);
+  return std::abs(energy - initial_energy_) <= energy_limit_ ? DivergenceVerdict::Plausible
+                                                             : DivergenceVerdict::EnergyDrift;
+}
+
 std::string DivergenceRule::describe(DivergenceVerdict verdict, ConstVectorRef q, const KktWorkspace& ws) const {
   switch (verdict) {
     case DivergenceVerdict::Plausible:
@@ -124,22 +227,36 @@ std::string DivergenceRule::describe(DivergenceVerdict verdict, ConstVectorRef q
       return "|phi|_inf = " + formatDouble(detail::maxAbs(ws.phi)) + " > max_phi_inf " +
              formatDouble(options_.max_phi_inf);
     case DivergenceVerdict::OffManifold: {
-      int row = -1;
-      double worst = 0.0;
-      for (Eigen::Index i = 0; i < ws.nc; ++i) {
-        const double distance = rowDistance(ws, i);
-        if (distance > worst) {
-          worst = distance;
-          row = static_cast<int>(i);
-        }
-      }
+      const auto [worst, row] = worstRow(ws, ws.phi);
       return "distance from the constraint manifold |phi_i|/|grad phi_i| = " + formatDouble(worst) + " (row " +
              std::to_string(row) + ") > manifold_factor " + formatDouble(options_.manifold_factor) +
              " x the start's scale " + formatDouble(scale_);
     }
+    case DivergenceVerdict::LeavingManifold: {
+      const auto [worst, row] = worstRow(ws, ws.phi_dot);
+      return "rate of leaving the constraint manifold |phidot_i|/|grad phi_i| = " + formatDouble(worst) + " (row " +
+             std::to_string(row) + ") > velocity_factor " + formatDouble(options_.velocity_factor) +
+             " x the velocity scale " + formatDouble(velocity_scale_);
+    }
+    case DivergenceVerdict::EnergyDrift:
+      return "the total energy drifted beyond energy_factor " + formatDouble(options_.energy_factor) +
+             " x the energy scale " + formatDouble(energy_scale_);
   }
   return {};
 }
+
+std::string DivergenceRule::describeEnergy(const ConstrainedSystem& system, double t, ConstVectorRef q,
+                                           ConstVectorRef v) const {
+  const double energy = system.kineticEnergy(q, v) + system.potentialEnergy(q, t);
+  return "total energy E = " + formatDouble(energy) + " J moved by |E - E0| = " +
+         formatDouble(std::abs(energy - initial_energy_)) + " J from E0 = " + formatDouble(initial_energy_) +
+         " J, > energy_factor " + formatDouble(options_.energy_factor) + " x the energy scale " +
+         formatDouble(energy_scale_) + " J (a conservative model: E is a first integral)";
+}
+
+std::pair<double, int> DivergenceRule::manifoldDistance(const KktWorkspace& ws) { return worstRow(ws, ws.phi); }
+
+std::pair<double, int> DivergenceRule::manifoldRate(const KktWorkspace& ws) { return worstRow(ws, ws.phi_dot); }
 
 std::string DivergenceRule::check(ConstVectorRef q, const KktWorkspace& ws) const {
   return describe(test(q, ws), q, ws);

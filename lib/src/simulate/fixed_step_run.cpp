@@ -110,7 +110,9 @@ Summary runSteps(Steps& stepper, const RunContext& run) {
       summary.failed_step = 0;
       return recorder.finish(RunStatus::InitFailure, failure);
     }
+    recorder.armDivergence(state);
     if (!stepper.reset(state)) return stepFailure(recorder, stepper.failure(), 0, state.t, "at the initial state");
+    recorder.noteStart(state.t, stepper.terms());
     recorder.observeState(state.t, state.q, state.v, stepper.lambda(), stepper.terms(), stepper.rcond());
     if (events.active()) {
       events.start(state.t, state.q, state.v, run.stepper_lambda_is_kkt ? &stepper.lambda() : nullptr);
@@ -154,7 +156,13 @@ Summary runSteps(Steps& stepper, const RunContext& run) {
       const KktWorkspace& terms = stepper.terms();
       if (const DivergenceVerdict verdict = recorder.divergence(q_inf, terms);
           verdict != DivergenceVerdict::Plausible) {
-        return recorder.finishDiverged(state.t, verdict, state.q, terms);
+        return recorder.finishDiverged(state.t, verdict, state.q, state.v, terms);
+      }
+      if (recorder.runawayDue(k, steps)) {
+        if (const DivergenceVerdict verdict = recorder.runaway(state.t, state.q, state.v, terms);
+            verdict != DivergenceVerdict::Plausible) {
+          return recorder.finishDiverged(state.t, verdict, state.q, state.v, terms);
+        }
       }
       summary.steps = k;
       if (events.active() &&

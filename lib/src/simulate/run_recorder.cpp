@@ -7,6 +7,8 @@ RunRecorder::RunRecorder(const ConstrainedSystem& system, const SimulationOption
     : system_(system),
       observer_(observer),
       interrupt_(options.interrupt),
+      divergence_options_(options.divergence),
+      energy_rule_(!(options.controller && system.nu() > 0)),
       divergence_(options.divergence, initial.q),
       warn_phi_inf_(options.warn_phi_inf),
       policy_(options.kkt.rank_deficiency),
@@ -22,10 +24,42 @@ Summary RunRecorder::finishInterrupted() {
                                             " (t = " + formatDouble(summary_.t_final) + " s), on request");
 }
 
-Summary RunRecorder::finishDiverged(double t, DivergenceVerdict verdict, ConstVectorRef q, const KktWorkspace& ws) {
+Summary RunRecorder::finishDiverged(double t, DivergenceVerdict verdict, ConstVectorRef q, ConstVectorRef v,
+                                    const KktWorkspace& ws) {
   summary_.failed_step = current_step_;
-  return finish(RunStatus::Diverged, "diverged at step " + std::to_string(current_step_) + " (t = " +
-                                         formatDouble(t) + " s): " + divergence_.describe(verdict, q, ws));
+  std::string why;
+  try {
+    why = verdict == DivergenceVerdict::EnergyDrift ? divergence_.describeEnergy(system_, t, q, v)
+                                                    : divergence_.describe(verdict, q, ws);
+  } catch (const std::exception& error) {  // the model's energy threw now, where it did not in the test
+    why = divergence_.describe(verdict, q, ws) + " (the model threw describing it: " + error.what() + ")";
+  }
+  return finish(RunStatus::Diverged,
+                "diverged at step " + std::to_string(current_step_) + " (t = " + formatDouble(t) + " s): " + why);
+}
+
+void RunRecorder::noteStart(double t, const KktWorkspace& ws) {
+  if (ws.nc == 0) return;
+  // A millionth of the start's own scales: a start "on" the manifold sits at round-off (1e-16
+  // relative), a user's assembled one at a solver tolerance; seed 002's launch 1 % off the circle
+  // is what this names.
+  constexpr double kFraction = 1e-6;
+  const auto [distance, row] = DivergenceRule::manifoldDistance(ws);
+  const auto [rate, rate_row] = DivergenceRule::manifoldRate(ws);
+  const double velocity_scale = divergence_.velocityScale();
+  const bool far = distance > kFraction * divergence_.scale();
+  const bool leaving = std::isfinite(velocity_scale) && rate > kFraction * velocity_scale;
+  if (!far && !leaving) return;
+  countWarning(WarningKind::OffManifoldStart, t, [&, distance = distance, row = row, rate = rate,
+                                                  rate_row = rate_row] {
+    std::string text = "the start is off the constraint manifold: ";
+    if (far) text += "distance |phi_i|/|grad phi_i| = " + formatDouble(distance) + " (row " + std::to_string(row) + ")";
+    if (far && leaving) text += ", ";
+    if (leaving) {
+      text += "rate of leaving |phidot_i|/|grad phi_i| = " + formatDouble(rate) + " (row " + std::to_string(rate_row) + ")";
+    }
+    return text + "; violations are measured from there (project_initial_state = true starts on it)";
+  });
 }
 
 void RunRecorder::countViolationWarning(double t) {

@@ -55,13 +55,42 @@ class RunRecorder {
   /// Ends the run as Interrupted before the current step.
   Summary finishInterrupted();
 
-  /// Plausible while (q, ws) is, else the divergence rule that fired (divergence.hpp); builds no
-  /// text, so that the drivers can ask after every step.
+  /// Sets the divergence rule's scales (Q, V, E_s, E₀) from the state the run starts from, after
+  /// any initial projection. Evaluates the model's M, T and V (may throw what the model throws);
+  /// until it is called only the position rules hold, with Q from the initial q.
+  void armDivergence(const State& start) {
+    divergence_ = DivergenceRule(divergence_options_, system_, start, energy_rule_);
+  }
+  /// Counts WarningKind::OffManifoldStart when the start held in `ws` (φ, φ̇ and J at the state
+  /// armDivergence() was given) lies further from the manifold, or leaves it faster, than 1e-6
+  /// of the start's scales Q and V.
+  void noteStart(double t, const KktWorkspace& ws);
+  /// Plausible while (q, ws) is, else the position rule that fired (divergence.hpp); builds no
+  /// text, so that the drivers can ask after every step. The runaway rules are runawayAfterStep()'s.
   DivergenceVerdict divergence(ConstVectorRef q, const KktWorkspace& ws) const { return divergence_.test(q, ws); }
   /// divergence() with ‖q‖∞ already known.
   DivergenceVerdict divergence(double q_inf, const KktWorkspace& ws) const { return divergence_.test(q_inf, ws); }
-  /// Ends the run as Diverged at the current step, time t, saying which rule fired on (q, ws).
-  Summary finishDiverged(double t, DivergenceVerdict verdict, ConstVectorRef q, const KktWorkspace& ws);
+  /// Every rule at (t, q, q̇), `ws` holding φ, φ̇ and J there: what the adaptive drivers ask at an output.
+  DivergenceVerdict divergence(double t, ConstVectorRef q, ConstVectorRef v, const KktWorkspace& ws) const {
+    const DivergenceVerdict verdict = divergence_.test(q, ws);
+    if (verdict != DivergenceVerdict::Plausible) return verdict;
+    return divergence_.testRunaway(system_, t, q, v, ws);
+  }
+  /// Whether the runaway rules are due after fixed step k of `steps` (every
+  /// DivergenceOptions::runaway_check_every steps and at the last): one comparison on most steps,
+  /// so that the driver builds no argument for runaway() there.
+  bool runawayDue(long k, long steps) {
+    if (k < next_runaway_step_ && k != steps) return false;
+    next_runaway_step_ = k + divergence_options_.runaway_check_every;
+    return divergence_options_.enabled;
+  }
+  /// The runaway rules at (t, q, q̇), `ws` holding φ̇ and J there.
+  DivergenceVerdict runaway(double t, ConstVectorRef q, ConstVectorRef v, const KktWorkspace& ws) const {
+    return divergence_.testRunaway(system_, t, q, v, ws);
+  }
+  /// Ends the run as Diverged at the current step, time t, saying which rule fired on (q, q̇, ws).
+  Summary finishDiverged(double t, DivergenceVerdict verdict, ConstVectorRef q, ConstVectorRef v,
+                         const KktWorkspace& ws);
 
   /// Records the constraint violation held in `ws` (the terms of the state at time t) and hands
   /// the state to the observer.
@@ -145,7 +174,10 @@ class RunRecorder {
   std::optional<FunctionObserver> adapter_;  // set by the Observer constructor
   const AccelerationFunction* acceleration_ = nullptr;
   const std::atomic<bool>* interrupt_ = nullptr;
+  DivergenceOptions divergence_options_;
+  bool energy_rule_;  // no controller feeds energy in
   DivergenceRule divergence_;
+  long next_runaway_step_ = 1;  // runawayDue() sets it from the first step's check
   double warn_phi_inf_;
   RankDeficiencyPolicy policy_ = RankDeficiencyPolicy::Fail;
   std::chrono::steady_clock::time_point started_;

@@ -26,6 +26,7 @@ std::string_view toString(WarningKind kind) {
     case WarningKind::ViolationAboveThreshold: return "violation_above_threshold";
     case WarningKind::RankDeficientSolve: return "rank_deficient_solve";
     case WarningKind::ProjectionStalled: return "projection_stalled";
+    case WarningKind::OffManifoldStart: return "off_manifold_start";
   }
   return "unknown";
 }

@@ -339,10 +339,10 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
       return recorder.finish(RunStatus::KktFailure, "model terms failed at the output t = " +
                                                         formatDouble(t_reached) + " s: " + terms_failure);
     }
-    if (const DivergenceVerdict verdict = recorder.divergence(q, f.workspace());
+    if (const DivergenceVerdict verdict = recorder.divergence(t_reached, q, v, f.workspace());
         verdict != DivergenceVerdict::Plausible) {
       fillStatistics(memory.get(), problem, summary);
-      return recorder.finishDiverged(t_reached, verdict, q, f.workspace());
+      return recorder.finishDiverged(t_reached, verdict, q, v, f.workspace());
     }
     const double rcond = needs_lambda ? kkt.rcond : std::nan("");
     if (observed) {  // without an observer, f.lambda() is never read

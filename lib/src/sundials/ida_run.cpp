@@ -362,10 +362,10 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
       return recorder.finish(RunStatus::KktFailure, "model terms failed at the output t = " +
                                                         formatDouble(t_reached) + " s: " + terms_failure);
     }
-    if (const DivergenceVerdict verdict = recorder.divergence(q, f.workspace());
+    if (const DivergenceVerdict verdict = recorder.divergence(t_reached, q, v, f.workspace());
         verdict != DivergenceVerdict::Plausible) {
       fillStatistics(memory.get(), problem, summary);
-      return recorder.finishDiverged(t_reached, verdict, q, f.workspace());
+      return recorder.finishDiverged(t_reached, verdict, q, v, f.workspace());
     }
     if (k % options.observe_every == 0 || k == steps) {
       recorder.observe(t_reached, q, v, y.segment(2 * nq, nc), f.workspace(), std::nan(""));

@@ -14,6 +14,7 @@ std::optional<Summary> startAdaptiveRun(const ConstrainedSystem& system, const S
     if (!projectInitialState(system, start, options, summary, failure, force_projection)) {
       return recorder.finish(RunStatus::InitFailure, failure_prefix + failure);
     }
+    recorder.armDivergence(start);
     // λ and the violation at the initial state, before the solver sees it.
     const KktResult kkt = f.evaluate(start.t, start.q, start.v, qdd);
     if (!kkt.ok()) {
@@ -21,6 +22,7 @@ std::optional<Summary> startAdaptiveRun(const ConstrainedSystem& system, const S
                                                         ") at the initial state, t = " + formatDouble(start.t) +
                                                         " s: " + kkt.message + describeRows(kkt.offending_rows));
     }
+    recorder.noteStart(start.t, f.workspace());
     recorder.observe(start.t, start.q, start.v, f.lambda(), f.workspace(), kkt.rcond);
     summary.failed_step = -1;
   } catch (const std::exception& error) {

@@ -155,6 +155,9 @@ TEST_CASE("trust: the 5-link chain that blew up to 1e57 m now ends Diverged, nam
   options.dt = 0.005;
   options.steps = 4000;
   options.stabilization = Stabilization::critical(20.0);
+  // The manifold rule's case: with the velocity and energy rules off (below, they see it first).
+  options.divergence.energy_factor = std::numeric_limits<double>::infinity();
+  options.divergence.velocity_factor = std::numeric_limits<double>::infinity();
   for (const KktPath path : {KktPath::Auto, KktPath::Dense}) {
     options.kkt.path = path;
     double worst_observed = 0.0;
@@ -181,6 +184,17 @@ TEST_CASE("trust: the 5-link chain that blew up to 1e57 m now ends Diverged, nam
     // own size), where before it saw links stretched to 1e57 m.
     CHECK(worst_observed <= scale);
     CHECK(summary.max_phi_inf < 100.0);
+
+    // With the default rules the energy (10 Σm·g·ΣL away from E₀) or the rate of leaving the
+    // manifold ends it no later.
+    SimulationOptions with_energy = options;
+    with_energy.divergence = DivergenceOptions{};
+    const Summary energy = simulate(chain, start, with_energy);
+    INFO(energy.message);
+    REQUIRE(energy.status == RunStatus::Diverged);
+    CHECK(energy.failed_step <= summary.failed_step);
+    CHECK(energy.failed_step > 3000);
+    CHECK_THAT(energy.message, Contains("total energy") || Contains("rate of leaving the constraint manifold"));
   }
 }
 

@@ -34,6 +34,9 @@ class CircleMass final : public ConstrainedSystem {
   void evaluateTerms(ConstVectorRef q, ConstVectorRef v, double t, ModelTermsOutput& out) const override;
   double kineticEnergy(ConstVectorRef q, ConstVectorRef v) const override;
   double potentialEnergy(ConstVectorRef q, double t) const override;
+  bool isConservative() const override { return true; }
+  /// m g L [J]: the potential's range is twice this.
+  double energyScale() const override { return params_.mass * params_.gravity * params_.radius; }
 
   const CircleMassParams& params() const { return params_; }
   /// Seed 002's start: at rest at (x0_over_radius · L, 0); 1.01 puts it 1 % off the circle.

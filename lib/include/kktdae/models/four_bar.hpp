@@ -118,6 +118,9 @@ class FourBar final : public LagrangianSystem<FourBar> {
   }
 
   std::string name() const override { return "four_bar"; }
+  /// Gravity alone does work (the motor torque enters through u, which a run without a controller
+  /// leaves at 0): the energy is a first integral.
+  bool isConservative() const override { return true; }
   int nu() const override { return 1; }
   /// S = [1 0 0]: u is the motor torque on the crank [N m]. Sizes: S 1×3.
   void inputMap(ConstVectorRef, double, MatrixRef S) const override { S << 1.0, 0.0, 0.0; }

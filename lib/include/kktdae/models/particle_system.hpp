@@ -103,6 +103,8 @@ class ParticleSystem final : public ConstrainedSystem {
   void constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma) const override;
   double kineticEnergy(ConstVectorRef q, ConstVectorRef v) const override;
   double potentialEnergy(ConstVectorRef q, double t) const override;
+  /// Gravity and constant forces have a potential (−F·x): the energy is a first integral.
+  bool isConservative() const override { return true; }
 
   const ParticleSystemParams& params() const { return params_; }
   int dimension() const { return dimension_; }

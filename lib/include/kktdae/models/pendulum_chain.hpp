@@ -64,8 +64,10 @@ class PendulumChain final : public ConstrainedSystem {
   State initialState(double tilt) const;
   /// Seed 000's violation metric: max_k | |d_k| − L_k | [m].
   double linkLengthViolation(ConstVectorRef q) const;
+  /// Gravity alone does work: the energy is a first integral (the divergence rule watches it).
+  bool isConservative() const override { return true; }
   /// Seed 000's energy scale Σm · g · ΣL [J], the normaliser of energy_rel_max.
-  double energyScale() const;
+  double energyScale() const override;
   /// Position of the last particle (the tip).
   Eigen::Vector3d tip(ConstVectorRef q) const;
 

@@ -113,6 +113,9 @@ class SliderCrank final : public LagrangianSystem<SliderCrank> {
   }
 
   std::string name() const override { return "slider_crank"; }
+  /// Gravity alone does work (the slider force enters through u, which a run without a controller
+  /// leaves at 0): the energy is a first integral.
+  bool isConservative() const override { return true; }
   int nu() const override { return 1; }
   /// S = [0 0 1]: u is the force on the slider along +x [N]. Sizes: S 1×3.
   void inputMap(ConstVectorRef, double, MatrixRef S) const override { S << 0.0, 0.0, 1.0; }

@@ -73,6 +73,10 @@ class SpringChain final : public ConstrainedSystem {
   double kineticEnergy(ConstVectorRef q, ConstVectorRef v) const override { return chain_.kineticEnergy(q, v); }
   /// Gravity plus ½ k Σ θ_j².
   double potentialEnergy(ConstVectorRef q, double t) const override;
+  /// Without dampers gravity and the springs alone do work: the energy is a first integral.
+  bool isConservative() const override { return params_.joint_damping == 0.0; }
+  /// The chain's Σm · g · ΣL [J] (the divergence rule also counts the start's spring energy).
+  double energyScale() const override { return chain_.energyScale(); }
 
   int links() const { return chain_.links(); }
   const SpringChainParams& params() const { return params_; }

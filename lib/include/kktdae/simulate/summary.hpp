@@ -39,9 +39,13 @@ enum class WarningKind {
   ViolationAboveThreshold,  ///< ‖φ‖∞ passed SimulationOptions::warn_phi_inf at a step's state
   RankDeficientSolve,       ///< KktOptions::rank_deficiency answered a singular/ill-conditioned solve
   ProjectionStalled,        ///< a projection stopped at the round-off floor, not below its tolerance
+  /// The run started off the constraint manifold (distance or rate of leaving it above 1e-6 of
+  /// the start's scales, DivergenceRule) without project_initial_state: its violations are
+  /// measured from there. Counted once, at step 0.
+  OffManifoldStart,
 };
 
-/// "violation_above_threshold", "rank_deficient_solve", "projection_stalled".
+/// "violation_above_threshold", "rank_deficient_solve", "projection_stalled", "off_manifold_start".
 std::string_view toString(WarningKind kind);
 
 /// One kind of warning of a run: how often, and where it first happened (MuJoCo's mjWarningStat).

@@ -121,6 +121,16 @@ class ConstrainedSystem {
   /// reports and integrator choices); correctness never depends on it.
   virtual bool isTimeDependent() const { return false; }
 
+  /// True when the total energy kineticEnergy() + potentialEnergy() is a first integral of the
+  /// exact motion with u = 0: h is ∂V/∂q plus forces that do no work (gyroscopic, Coriolis), V and
+  /// φ do not depend on t, and nothing dissipates. The divergence rule then watches the energy of
+  /// a run (DivergenceOptions::energy_factor). False, the default, is always safe.
+  virtual bool isConservative() const { return false; }
+  /// A size of the model's energy [J] > 0 (e.g. Σm·g·ΣL for a chain: what its potential can
+  /// exchange with its motion), or 0, the default: none declared. The divergence rule measures
+  /// energy drift and speeds against max(energyScale(), |T₀| + |V₀|).
+  virtual double energyScale() const { return 0.0; }
+
   /// Kinetic energy ½ q̇ᵀ M q̇. The default builds M and allocates: models override it.
   virtual double kineticEnergy(ConstVectorRef q, ConstVectorRef v) const;
   /// Potential energy V(q, t) of the conservative part of h.
