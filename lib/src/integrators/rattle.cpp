@@ -53,7 +53,8 @@ class RattleStepper final : public FixedStepper {
     lambda_ = f_.lambda();
     report.kkt = evaluateTerms(state.t, state.q, state.v);
     if (!report.kkt.ok()) return report;
-    report.kkt = factorConstraintSpace("at the initial state", state.t);
+    // The driver's message already says "at step 0, t = …, at the initial state".
+    report.kkt = factorConstraintSpace("", state.t);
     return report;
   }
 
@@ -167,7 +168,8 @@ class RattleStepper final : public FixedStepper {
   }
 
   /// Factorizes A = J W Jᵀ with the J in the workspace: dense Cholesky or the sparse LDLᵀ.
-  /// `where` and t name the place in the failure's message (built only then: no allocation per step).
+  /// `where` and t name the place in the failure's message (built only then: no allocation per step);
+  /// an empty `where` leaves both to the caller's message.
   KktResult factorConstraintSpace(const char* where, double t) {
     if (ws_.nc == 0) return {};
     double ratio = 0.0;
@@ -187,7 +189,8 @@ class RattleStepper final : public FixedStepper {
     }
     if (ratio > 0.0 && ratio >= kkt_options_.min_rcond) return {};
     return detail::failedSolve(ratio > 0.0 ? KktStatus::IllConditioned : KktStatus::Singular, ratio,
-                               std::string(where) + " (t = " + formatDouble(t) + " s): J M^-1 J^T " +
+                               (*where != '\0' ? std::string(where) + " (t = " + formatDouble(t) + " s): " : std::string()) +
+                                   "J M^-1 J^T " +
                                    (ratio > 0.0 ? "ill-conditioned (pivot ratio " + formatDouble(ratio) +
                                                       " < min_rcond " + formatDouble(kkt_options_.min_rcond) + ")"
                                                 : std::string("is singular: constraint rows are dependent")));

@@ -313,14 +313,14 @@ void checkMass(StateCheck& check, const Outputs& out, const Vector*& constant_di
     if (!(smallest > 0.0)) {
       check.add(ModelProblem::MassNotPositiveDefinite, "massMatrix", static_cast<int>(smallest_at),
                 static_cast<int>(smallest_at), 0.0, smallest,
-                "M must be positive definite: got is its smallest eigenvalue (M is diagonal), expected > 0");
+                "M must be positive definite (M is diagonal: its eigenvalues are its diagonal entries)");
     }
   } else if (const Matrix symmetric = 0.5 * (M + M.transpose());
              Eigen::LLT<Matrix>(symmetric).info() != Eigen::Success) {
     const Eigen::SelfAdjointEigenSolver<Matrix> eigen(symmetric, Eigen::EigenvaluesOnly);
     const double smallest = eigen.info() == Eigen::Success ? eigen.eigenvalues()[0] : kNaN;
     check.add(ModelProblem::MassNotPositiveDefinite, "massMatrix", -1, -1, 0.0, smallest,
-              "M must be positive definite: got is the smallest eigenvalue of (M + Mᵀ)/2, expected > 0");
+              "M must be positive definite (the eigenvalue is that of (M + Mᵀ)/2)");
   }
   if (structure == MassStructure::General || !out.d_clean) return;
   const double d_scale = std::max(scale, largestMagnitude(out.d));

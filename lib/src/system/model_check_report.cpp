@@ -65,10 +65,15 @@ std::string ModelFinding::describe() const {
   } else if (row >= 0) {
     text += " entry " + std::to_string(row);
   }
-  // NaN as `expected` means "any finite value"; an unwritten entry holds only the sentinel.
-  text += ": " + std::string(toString(problem)) + ", expected " +
-          (std::isnan(expected) ? std::string("a finite value") : formatDouble(expected)) + ", got " +
-          (problem == ModelProblem::Unwritten ? std::string("nothing") : formatDouble(got));
+  if (problem == ModelProblem::MassNotPositiveDefinite) {
+    // `expected` is the bound 0, which "expected 0, got 0" would read as a match.
+    text += ": " + std::string(toString(problem)) + ", smallest eigenvalue " + formatDouble(got) + ", expected > 0";
+  } else {
+    // NaN as `expected` means "any finite value"; an unwritten entry holds only the sentinel.
+    text += ": " + std::string(toString(problem)) + ", expected " +
+            (std::isnan(expected) ? std::string("a finite value") : formatDouble(expected)) + ", got " +
+            (problem == ModelProblem::Unwritten ? std::string("nothing") : formatDouble(got));
+  }
   if (state_index >= 0) {
     text += " at states[" + std::to_string(state_index) + "] (t = " + formatDouble(state.t) +
             ", q = " + formatVector(state.q) + ", v = " + formatVector(state.v) + ")";

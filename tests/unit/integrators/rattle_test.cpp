@@ -7,6 +7,7 @@
 #include <iomanip>
 
 #include "kktdae/kktdae.hpp"
+#include "support/test_models.hpp"
 
 using namespace kktdae;
 
@@ -229,4 +230,26 @@ TEST_CASE("rattle: the observer's multiplier mu approximates the KKT lambda at t
     CHECK(errors[i] / errors[i + 1] > 1.8);
     CHECK(errors[i] / errors[i + 1] < 2.2);
   }
+}
+
+TEST_CASE("rattle: a singular constraint space at the start is reported once, where the driver says it",
+          "[integrators][rattle][errors]") {
+  // Two identical rows: the initial KKT solve succeeds under MinimumNorm, rattle's J W Jᵀ cannot.
+  const testing::DuplicatedCircle model;
+  SimulationOptions options;
+  options.integrator = Integrator::Rattle;
+  options.kkt.rank_deficiency = RankDeficiencyPolicy::MinimumNorm;
+  options.steps = 10;
+  State start;
+  start.q = Vector::Zero(2);
+  start.q[0] = 1.0;
+  start.v = Vector::Zero(2);
+  const Summary summary = simulate(model, start, options);
+  INFO(summary.message);
+  REQUIRE_FALSE(summary.ok());
+  const std::string phrase = "at the initial state";
+  const std::size_t first = summary.message.find(phrase);
+  REQUIRE(first != std::string::npos);
+  CHECK(summary.message.find(phrase, first + 1) == std::string::npos);
+  CHECK_THAT(summary.message, Catch::Contains("J M^-1 J^T is singular"));
 }

@@ -22,7 +22,8 @@ constexpr double kEllipticK = 1.854074677301372;
 const double kQuarterPeriod = kEllipticK * std::sqrt(1.0 / kGravity);
 
 const std::vector<Integrator> kFixedStep = {Integrator::ExplicitEuler, Integrator::SemiImplicitEuler,
-                                            Integrator::Rk4, Integrator::Rattle};
+                                            Integrator::Rk4,           Integrator::Rattle,
+                                            Integrator::GeneralizedAlpha, Integrator::Hht};
 const std::vector<Integrator> kAdaptive = {Integrator::CvodeBdf, Integrator::CvodeAdams, Integrator::IdaIndex1,
                                            Integrator::IdaGgl};
 

@@ -497,6 +497,9 @@ TEST_CASE("checkModel: an asymmetric, an indefinite and a wrongly declared M are
     const ModelFinding f =
         onlyFinding(checkModel(Indefinite{}, {offManifoldState()}), ModelProblem::MassNotPositiveDefinite, "massMatrix");
     CHECK(f.got == Approx(-1.0).epsilon(1e-12));  // eigenvalues −1, 1, 3
+    // The words say what the numbers are: not "expected 0, got -1", which reads like a bound of 0.
+    CHECK_THAT(f.describe(), Catch::Contains("smallest eigenvalue -0.99999") && Catch::Contains("expected > 0"));
+    CHECK_THAT(f.describe(), !Catch::Contains("expected 0,"));
   }
   SECTION("massDiagonal() inconsistent with massMatrix()") {
     struct TwoMasses final : PlanePendulum {
