@@ -20,6 +20,7 @@
 # parallelism (default 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/phases.sh
 
 mode=full
 case "${1:-}" in
@@ -28,7 +29,7 @@ case "${1:-}" in
   *) echo "usage: scripts/bench.sh [--smoke]" >&2; exit 2 ;;
 esac
 
-./scripts/deps.sh
+phase deps ./scripts/deps.sh
 jobs=${KKTDAE_BENCH_JOBS:-2}
 if [[ -n ${KKTDAE_BENCH_BUILD_DIR:-} ]]; then
   build=$KKTDAE_BENCH_BUILD_DIR
@@ -37,7 +38,10 @@ else
   build=build/release
   configure=(cmake --preset release -DKKTDAE_BUILD_BENCHMARKS=ON)
 fi
-configure_log=$("${configure[@]}")
+configure_out=$(mktemp)
+trap 'rm -f "$configure_out"' EXIT
+phase "bench: configure" "${configure[@]}" >"$configure_out"
+configure_log=$(<"$configure_out")
 # The MuJoCo peer (the comparison rows and the accuracy program) is optional, but a machine with
 # libmujoco-dev installed must build it: a configure that silently lost it (issue 17: Debian's
 # mujocoConfig.cmake needs OpenGL's headers) would drop the comparison without anyone noticing.
@@ -59,14 +63,16 @@ fi
 # The full run also times the app against the library (the smoke skips that row: it proves the
 # benchmarks run, and building the app would cost CI more than the row tells it).
 if [[ $mode == full ]]; then targets+=(kktdae-constraints kktdae-bench-newton); fi
-cmake --build "$build" -j "$jobs" --target "${targets[@]}"
+phase "bench: build" cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 bench=$build/apps/bench/kktdae-bench
 accuracy=$build/apps/bench/kktdae-bench-accuracy
 
-if [[ $mode == smoke ]]; then
+# A subshell, so that its exits end the smoke and the phase still records them; the caller's
+# errexit does not reach inside a phase, so each step says what a failure does.
+smoke() (
   log=$(mktemp)
   trap 'rm -f "$log"' EXIT
-  "$bench" --kktdae_max_links=1000 --benchmark_min_time=0.001 --benchmark_repetitions=1 | tee "$log"
+  "$bench" --kktdae_max_links=1000 --benchmark_min_time=0.001 --benchmark_repetitions=1 | tee "$log" || exit 1
   # A benchmark that stops with an error still lets the program exit 0: fail the smoke on one.
   if grep -q "ERROR OCCURRED" "$log"; then
     echo "bench smoke: a benchmark stopped with an error (above)" >&2
@@ -78,11 +84,14 @@ if [[ $mode == smoke ]]; then
       echo "bench smoke: the MuJoCo peer was built but no mujoco_step row ran" >&2
       exit 1
     fi
-    "$accuracy" --links 10 >/dev/null
+    "$accuracy" --links 10 >/dev/null || exit 1
     echo "bench smoke: every benchmark ($mujoco_rows MuJoCo rows) and the accuracy program ran"
   else
     echo "bench smoke: every benchmark ran (no MuJoCo peer on this machine)"
   fi
+)
+if [[ $mode == smoke ]]; then
+  phase "bench: smoke run" smoke
   exit 0
 fi
 

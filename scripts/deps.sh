@@ -7,10 +7,11 @@ set -euo pipefail
 
 # One package per line, grouped by what needs it, so that additions merge without conflicts.
 packages=(
-  # build tools
+  # build tools; ccache (cmake/KktdaeCcache.cmake): 0.7 MB to download, 14 s to install
   cmake
   g++
   make
+  ccache
   # the library
   libeigen3-dev
   libsundials-dev

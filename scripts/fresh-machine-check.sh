@@ -10,7 +10,7 @@
 #                                              (default /var/tmp/kktdae-fresh-root; it is wiped)
 # Environment: KKTDAE_FRESH_MIRROR (default http://deb.debian.org/debian).
 # Logs go to ROOT.logs/; the last lines are the summary. It takes a while: the chroot builds
-# everything from scratch, without ccache.
+# everything from scratch, with ccache's cache empty.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 root=${1:-/var/tmp/kktdae-fresh-root}

@@ -3,8 +3,9 @@
 #   cmake -D MODE=install|library_only -D WORK_DIR=… -D CONSUMER_DIR=… -D README=… [more] -P this
 # MODE=install        installs the build under test (BUILD_DIR/lib, with CONFIG)
 # MODE=library_only   configures PROJECT_DIR as a user who only wants the library would
-#                     (tests, apps and benchmarks off; BUILD_SHARED_LIBS=SHARED), builds and
-#                     installs it, and checks the installed files (the .so's versioned SONAME)
+#                     (README's command: tests, apps, benchmarks and Python off;
+#                     BUILD_SHARED_LIBS=SHARED), builds and installs it, and checks the installed
+#                     files (no programs, no Python module, the .so's versioned SONAME)
 # EXTRA_FLAGS: added to every consumer build (the sanitizer flags of a sanitized build under test).
 # CXX, EIGEN_INCLUDE: the compiler and Eigen's include directory (MODE=install's last check).
 # LAUNCHER: compiler launcher for the library-only build (ccache when the build under test has it).
@@ -37,20 +38,44 @@ elseif(MODE STREQUAL "library_only")
   if(LAUNCHER)
     set(launcher "-DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER}")
   endif()
+  # ccache logs this build's lookups apart, to say below how much of lib/ it served; the lines
+  # then go on to the log of the run around the test (.ci/run's), if there is one.
+  set(outer_stats_log "$ENV{CCACHE_STATSLOG}")
+  set(ENV{CCACHE_STATSLOG} "${WORK_DIR}/ccache_stats.log")
   string(TIMESTAMP start "%s")
   run_step(${CMAKE_COMMAND} -S "${PROJECT_DIR}" -B "${WORK_DIR}/library" -DCMAKE_BUILD_TYPE=Release
            -DKKTDAE_BUILD_TESTS=OFF -DKKTDAE_BUILD_APPS=OFF -DKKTDAE_BUILD_BENCHMARKS=OFF
-           "-DBUILD_SHARED_LIBS=${SHARED}" ${launcher})
+           -DKKTDAE_BUILD_PYTHON=OFF "-DBUILD_SHARED_LIBS=${SHARED}" ${launcher})
   run_step(${CMAKE_COMMAND} --build "${WORK_DIR}/library" -j2)
   run_step(${CMAKE_COMMAND} --install "${WORK_DIR}/library" --prefix "${prefix}")
   string(TIMESTAMP end "%s")
+  set(ENV{CCACHE_STATSLOG} "${outer_stats_log}")
   math(EXPR seconds "${end} - ${start}")
-  message(STATUS "library-only build and install (BUILD_SHARED_LIBS=${SHARED}): ${seconds} s")
+  set(cached "")
+  if(EXISTS "${WORK_DIR}/ccache_stats.log")
+    file(STRINGS "${WORK_DIR}/ccache_stats.log" stats)
+    list(FILTER stats INCLUDE REGEX "^(direct_cache_hit|preprocessed_cache_hit|cache_miss)$")
+    set(misses ${stats})
+    list(FILTER misses INCLUDE REGEX "^cache_miss$")
+    list(LENGTH stats lookups)
+    list(LENGTH misses compiled)
+    math(EXPR served "${lookups} - ${compiled}")
+    set(cached "; ccache served ${served} of its ${lookups} compiles")
+    if(outer_stats_log)
+      file(READ "${WORK_DIR}/ccache_stats.log" lines)
+      file(APPEND "${outer_stats_log}" "${lines}")
+    endif()
+  endif()
+  message(STATUS "library-only build and install (BUILD_SHARED_LIBS=${SHARED}): ${seconds} s${cached}")
 
   file(GLOB_RECURSE installed RELATIVE "${prefix}" "${prefix}/lib*/libkktdae*")
   file(GLOB_RECURSE apps "${prefix}/bin/*")
   if(apps)
     message(FATAL_ERROR "a library-only install installed programs: ${apps}")
+  endif()
+  file(GLOB_RECURSE python "${prefix}/_kktdae*")
+  if(python)
+    message(FATAL_ERROR "a library-only install installed the Python module: ${python}")
   endif()
   string(REGEX MATCH "^[0-9]+\\.[0-9]+" soversion "${VERSION}")
   if(SHARED)
