@@ -65,6 +65,11 @@ TEST_CASE("cli: a run larger than the memory available is a usage error naming t
                   {"--links 2 --steps 1000000000", "needs about 400 GB of memory"});
   checkUsageError(KKTDAE_CIRCLE_APP, "--t-final 1000000 --dt 0.001" + outDir("cli_memory_circle"),
                   {"--t-final 1000000.0 --dt 0.001", "needs about 300 GB of memory"});
+  // The implicit integrators hold more per link: generalized-α and HHT 6 kB, IDA 10 kB.
+  checkUsageError(KKTDAE_CONSTRAINTS_APP, "--links 100000000 --steps 1 --integrator hht" + outDir("cli_memory_hht"),
+                  {"--links 100000000 --steps 1", "needs about 600 GB of memory"});
+  checkUsageError(KKTDAE_CONSTRAINTS_APP, "--links 100000000 --steps 1 --integrator ida_ggl" + outDir("cli_memory_ida"),
+                  {"--links 100000000 --steps 1", "needs about 1 TB of memory"});
 }
 
 TEST_CASE("cli: every app's usage errors exit 2, --help exits 0", "[apps][cli]") {
