@@ -85,6 +85,15 @@ RunOutcome outcomeOf(const PlotOutcome& plot) {
   return RunOutcome::Failed;
 }
 
+PlotsOutcome outcomeOf(const std::vector<PlotOutcome>& plots) {
+  PlotsOutcome all;
+  for (const PlotOutcome& plot : plots) {
+    all.outcome = worse(all.outcome, outcomeOf(plot));
+    if (plot.status == PlotStatus::Failed && all.message.empty()) all.message = plot.note;
+  }
+  return all;
+}
+
 std::string gnuplotQuote(const std::string& text) {
   std::string quoted = "\"";
   for (char c : text) quoted += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
