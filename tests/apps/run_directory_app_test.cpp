@@ -4,6 +4,9 @@
 // arrive at deterministic points through the apps' test-only hooks (apps/common/interrupt.hpp),
 // or, for kktdae-testset's ladder, a second into a run of minutes.
 #include <catch2/catch.hpp>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <set>
@@ -247,4 +250,38 @@ TEST_CASE("run directory: SIGINT during kktdae-testset's ladder publishes the ru
   CHECK(ladder["rows"].size() < 78);  // fewer than the whole ladder's 78 rungs
   CHECK(std::filesystem::exists(dir / "ladder.csv"));
   for (const auto& file : manifest["files"]) CHECK_THAT(file["name"].get<std::string>(), !Contains(".png"));
+}
+
+TEST_CASE("run directory: a run into a directory another run holds is refused, touching nothing there",
+          "[apps][run_directory][lock]") {
+  const auto dir = freshOutputDir("locked_directory");
+  std::filesystem::create_directories(dir);
+  writeText(dir / "metrics.json", "the other run's");
+  // The lock a running app holds: flock on the directory itself.
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  REQUIRE(fd >= 0);
+  REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+  const AppRun refused = runApp(kConstraintsApp, "--seed 0 --no-rerun --out '" + dir.string() + "'");
+  ::close(fd);
+  INFO(refused.output);
+  CHECK(refused.exit_code == 2);
+  CHECK_THAT(refused.output, Contains("--out") && Contains("is in use"));
+  CHECK(filesIn(dir) == std::set<std::string>{"metrics.json"});
+  CHECK(readFile(dir / "metrics.json") == "the other run's");
+  // Released (the other run ended, or died: the kernel drops the lock either way), the next run goes.
+  const AppRun after = runApp(kConstraintsApp, "--seed 0 --no-rerun --out '" + dir.string() + "'");
+  INFO(after.output);
+  CHECK(after.exit_code == 0);
+}
+
+TEST_CASE("run directory: a directory under an output's name is refused, not removed", "[apps][run_directory]") {
+  const auto dir = freshOutputDir("directory_named_like_output");
+  std::filesystem::create_directories(dir / "metrics.json");
+  writeText(dir / "recording.csv", "stale");
+  const AppRun run = runApp(kConstraintsApp, "--seed 0 --no-rerun --out '" + dir.string() + "'");
+  INFO(run.output);
+  CHECK(run.exit_code == 2);
+  CHECK_THAT(run.output, Contains("metrics.json' is a directory"));
+  CHECK(std::filesystem::is_directory(dir / "metrics.json"));
+  CHECK(std::filesystem::exists(dir / "recording.csv"));  // refused before anything was removed
 }
