@@ -74,7 +74,7 @@ TEST_CASE("cli: a run larger than the memory available is a usage error naming t
 
 TEST_CASE("cli: every app's usage errors exit 2, --help exits 0", "[apps][cli]") {
   for (const std::string app : {KKTDAE_CONSTRAINTS_APP, KKTDAE_CIRCLE_APP, KKTDAE_COMPARE_APP, KKTDAE_ERRDYN_APP,
-                                KKTDAE_TUTORIAL_APP}) {
+                                KKTDAE_TUTORIAL_APP, KKTDAE_SWEEP_APP, KKTDAE_TESTSET_APP}) {
     INFO(app);
     CHECK(runApp(app, "--bogus").exit_code == 2);
     CHECK(runApp(app, "--help").exit_code == 0);
