@@ -3,6 +3,7 @@
 // PATH the script is rendered to PNG, otherwise the user is told how to render it.
 
 #include <string>
+#include <vector>
 
 #include "common/run_directory.hpp"
 

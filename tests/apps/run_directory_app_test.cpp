@@ -252,6 +252,21 @@ TEST_CASE("run directory: SIGINT during kktdae-testset's ladder publishes the ru
   for (const auto& file : manifest["files"]) CHECK_THAT(file["name"].get<std::string>(), !Contains(".png"));
 }
 
+TEST_CASE("run directory: a gnuplot that ignores the forwarded SIGINT is killed after its grace, the app exits 130",
+          "[apps][run_directory][signals]") {
+  // A gnuplot deadlocked in its own SIGINT handler (seen after a Ctrl-C to the process group):
+  // it ignores SIGINT and SIGTERM, here for 30 s. `timeout` kills an app that waits 20 s for it.
+  const auto bin = freshOutputDir("deaf_gnuplot_bin");
+  std::filesystem::create_directories(bin);
+  writeText(bin / "gnuplot", "#!/bin/sh\ntrap '' INT TERM\ni=0\nwhile [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done\n");
+  std::filesystem::permissions(bin / "gnuplot", std::filesystem::perms::owner_all);
+  const auto dir = freshOutputDir("deaf_gnuplot");
+  const AppRun run = runShell("PATH='" + bin.string() + "':\"$PATH\" KKTDAE_TEST_SIGNAL_AT_PLOT=1 timeout -s KILL 20 '" +
+                              kCircleApp + "' --out '" + dir.string() + "'");
+  INFO(run.output);
+  checkInterrupted(dir, run, 130);
+}
+
 TEST_CASE("run directory: a run into a directory another run holds is refused, touching nothing there",
           "[apps][run_directory][lock]") {
   const auto dir = freshOutputDir("locked_directory");
