@@ -30,6 +30,15 @@ TEST_CASE("cli: an integer flag given a non-integer says so", "[apps][cli]") {
   checkUsageError(KKTDAE_CONSTRAINTS_APP, "--links 0" + outDir("cli_links0"), {"an integer from 1 to 1000000000, got 0"});
 }
 
+TEST_CASE("cli: a flag of a mode that does not run is a usage error", "[apps][cli]") {
+  for (const std::string flags : {"--adaptive-ensemble 5", "--adaptive-tolerances 1e-6", "--adaptive-tuner-horizon 0.2",
+                                  "--adaptive-tuner-refine 4"}) {
+    checkUsageError(KKTDAE_ERRDYN_APP, flags + outDir("cli_errdyn_adaptive"), {flags.substr(0, flags.find(' ')), "--adaptive"});
+  }
+  checkUsageError(KKTDAE_ERRDYN_APP, "--adaptive-tuner-only --adaptive-ensemble 5" + outDir("cli_errdyn_tuner"),
+                  {"--adaptive-ensemble", "--adaptive"});
+}
+
 TEST_CASE("cli: a number range prints its real bounds and refuses nan", "[apps][cli]") {
   checkUsageError(KKTDAE_ERRDYN_APP, "--rtol 1e-14" + outDir("cli_rtol_small"),
                   {"--rtol", "from 1e-13 to 0.001, got 1e-14"});
