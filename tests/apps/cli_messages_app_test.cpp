@@ -28,6 +28,8 @@ TEST_CASE("cli: an integer flag given a non-integer says so", "[apps][cli]") {
   checkUsageError(KKTDAE_COMPARE_APP, "--repeats 3.0" + outDir("cli_repeats"), {"--repeats", "not an integer"});
   // In range but out of bounds: the bounds as they are.
   checkUsageError(KKTDAE_CONSTRAINTS_APP, "--links 0" + outDir("cli_links0"), {"an integer from 1 to 1000000000, got 0"});
+  // No step, nothing to run (it once ran, then failed on the log-scale plot of zero violations).
+  checkUsageError(KKTDAE_CONSTRAINTS_APP, "--steps 0" + outDir("cli_steps0"), {"--steps", "from 1 to 1000000000, got 0"});
 }
 
 TEST_CASE("cli: a flag of a mode that does not run is a usage error", "[apps][cli]") {
