@@ -437,6 +437,16 @@ TEST_CASE("events: the rope of the circle mass goes slack where cos(theta) = (2g
     CHECK(t.fired.direction == EventDirection::Falling);
   }
   requireSameTimes(times, "circle slack");
+
+  // On another model the tension means nothing: the run says so instead of firing on it.
+  const PendulumChain chain(PendulumChainParams::uniform(2));
+  SimulationOptions options;
+  options.integrator = Integrator::Rk4;
+  options.steps = 10;
+  options.events = {circleTension("slack")};
+  const Summary refused = simulate(chain, chain.initialState(0.1), options);
+  CHECK(refused.status == RunStatus::ModelError);
+  CHECK_THAT(refused.message, Contains("circleTension watches the circle mass") && Contains("nq = 6"));
 }
 
 TEST_CASE("events: the double pendulum's inner link multiplier changes sign at the same time in every integrator",
