@@ -6,8 +6,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
+#include <optional>
+#include <thread>
 #include <vector>
 
 #include "common/interrupt.hpp"
@@ -41,19 +44,31 @@ std::string waitDescription(int status) {
   return "status " + std::to_string(status);
 }
 
-/// Waits for `child`; forwards a SIGINT/SIGTERM the app receives meanwhile (once). A signal that
-/// lands between the check and waitpid blocking is forwarded after gnuplot ends by itself.
+/// How long gnuplot has to end once a signal was forwarded to it before it is killed: it ends at
+/// once, except that a Ctrl-C to the process group can deadlock it in its own SIGINT handler
+/// (5 of 56 trials), where it would wait for ever and the app with it.
+constexpr std::chrono::seconds kPlotterGrace{2};
+
+/// Waits for `child`, polling (a blocking waitpid could miss a signal that lands just before
+/// it); forwards a SIGINT/SIGTERM the app receives meanwhile, once, and kills gnuplot when it has
+/// not ended kPlotterGrace later.
 int waitForChild(pid_t child) {
-  bool forwarded = false;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  bool killed = false;
   int status = 0;
   while (true) {
-    if (interrupted() && !forwarded) {
-      ::kill(child, interruptSignal());
-      forwarded = true;
-    }
-    const pid_t result = ::waitpid(child, &status, 0);
+    const pid_t result = ::waitpid(child, &status, WNOHANG);
     if (result == child) return status;
     if (result < 0 && errno != EINTR) return -1;
+    if (interrupted() && !deadline) {
+      ::kill(child, interruptSignal());
+      deadline = std::chrono::steady_clock::now() + kPlotterGrace;
+    }
+    if (deadline && !killed && std::chrono::steady_clock::now() >= *deadline) {
+      ::kill(child, SIGKILL);
+      killed = true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
 }
 
@@ -83,6 +98,15 @@ RunOutcome outcomeOf(const PlotOutcome& plot) {
     case PlotStatus::Failed: return RunOutcome::Failed;
   }
   return RunOutcome::Failed;
+}
+
+PlotsOutcome outcomeOf(const std::vector<PlotOutcome>& plots) {
+  PlotsOutcome all;
+  for (const PlotOutcome& plot : plots) {
+    all.outcome = worse(all.outcome, outcomeOf(plot));
+    if (plot.status == PlotStatus::Failed && all.message.empty()) all.message = plot.note;
+  }
+  return all;
 }
 
 std::string gnuplotQuote(const std::string& text) {

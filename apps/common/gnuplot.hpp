@@ -3,6 +3,7 @@
 // PATH the script is rendered to PNG, otherwise the user is told how to render it.
 
 #include <string>
+#include <vector>
 
 #include "common/run_directory.hpp"
 
@@ -29,9 +30,18 @@ struct PlotOutcome {
 /// hand), Failed or Interrupted otherwise.
 RunOutcome outcomeOf(const PlotOutcome& plot);
 
+/// A run's plots together: the worst of their outcomes, and the first failed plot's note (the
+/// manifest's message).
+struct PlotsOutcome {
+  RunOutcome outcome = RunOutcome::Complete;
+  std::string message;
+};
+PlotsOutcome outcomeOf(const std::vector<PlotOutcome>& plots);
+
 /// Writes `script` to dir/script_name (published), then, unless a signal has arrived, runs
 /// gnuplot in the directory with posix_spawn and waits for it. A SIGINT or SIGTERM that reaches
-/// the app while gnuplot runs is forwarded to gnuplot. The script must start its output with
+/// the app while gnuplot runs is forwarded to gnuplot, which is killed if it has not ended 2 s
+/// later. The script must start its output with
 /// `set output outfile` after `if (!exists("outfile")) outfile = '<png_name>'`: run by hand it
 /// writes png_name, run here it writes a temporary name that is checked (pngDefect) and renamed
 /// over png_name only when gnuplot succeeded. Throws std::runtime_error if the script cannot be

@@ -24,6 +24,16 @@ bool isTemporaryOf(const std::string& candidate, const std::string& name) {
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
 }
 
+/// std::filesystem::remove() removes an empty directory as readily as a file: a directory the
+/// user made under an output's name is refused instead (the run could not publish there either).
+void requireNotDirectory(const std::filesystem::path& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(std::filesystem::symlink_status(path, error))) {
+    throw std::runtime_error("'" + path.string() + "' is a directory, not a file an earlier run wrote: move it away "
+                             "or choose another directory");
+  }
+}
+
 void removeFile(const std::filesystem::path& path) {
   std::error_code error;
   std::filesystem::remove(path, error);
@@ -61,11 +71,16 @@ int exitCodeFor(RunOutcome outcome) {
 }
 
 RunDirectory::RunDirectory(std::filesystem::path dir, std::string app, std::vector<std::string> app_files)
-    : dir_(std::move(dir)), app_(std::move(app)), app_files_(std::move(app_files)) {
+    : RunDirectory(DirectoryLock(dir), dir, std::move(app), std::move(app_files)) {}
+
+RunDirectory::RunDirectory(DirectoryLock lock, std::filesystem::path dir, std::string app,
+                           std::vector<std::string> app_files)
+    : lock_(std::move(lock)), dir_(std::move(dir)), app_(std::move(app)), app_files_(std::move(app_files)) {
   prepareOutputDirectory(dir_);
-  removeFile(dir_ / kManifestName);
   std::vector<std::string> names = app_files_;
   names.emplace_back(kManifestName);
+  for (const std::string& name : names) requireNotDirectory(dir_ / name);
+  removeFile(dir_ / kManifestName);
   names.emplace_back(".kktdae-write-probe");
   for (const std::string& name : app_files_) removeFile(dir_ / name);
   // Listed first, removed after: removing while iterating leaves it unspecified what the

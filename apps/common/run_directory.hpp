@@ -4,10 +4,14 @@
 // writes each file whole (temporary + rename), and writes manifest.json last, listing the files
 // with their sizes and whether the run completed, was interrupted or failed. A directory without
 // a manifest holds an incomplete run (SIGKILL cannot be caught; the next run cleans up after it).
+// One run at a time: the run holds the directory's lock (DirectoryLock) from before its clean-up
+// until it ends.
 
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "common/directory_lock.hpp"
 
 namespace kktdae::apps {
 
@@ -32,11 +36,15 @@ inline constexpr const char* kManifestName = "manifest.json";
 /// its own) and the files this run has published.
 class RunDirectory {
  public:
-  /// Creates `dir` (and parents) and proves it writable, then removes manifest.json first (so a
-  /// run killed during the clean-up leaves no manifest), every file named in `app_files` and
-  /// every temporary "<name>.XXXXXX" of those names. Throws std::runtime_error naming the
-  /// directory and the reason.
+  /// Creates `dir` (and parents), locks it and proves it writable, then removes manifest.json
+  /// first (so a run killed during the clean-up leaves no manifest), every file named in
+  /// `app_files` and every temporary "<name>.XXXXXX" of those names. Throws std::runtime_error
+  /// naming the directory and the reason (another run holding the lock, a directory under the
+  /// name of one of the files included), before it removes anything.
   RunDirectory(std::filesystem::path dir, std::string app, std::vector<std::string> app_files);
+  /// The same in a directory the caller locked already (to read what is there before the
+  /// clean-up, as kktdae-sweep reads its journals).
+  RunDirectory(DirectoryLock lock, std::filesystem::path dir, std::string app, std::vector<std::string> app_files);
 
   const std::filesystem::path& path() const { return dir_; }
   /// dir / name.
@@ -60,6 +68,7 @@ class RunDirectory {
  private:
   void requireOwned(const std::string& name) const;
 
+  DirectoryLock lock_;  // first: held before the clean-up, released last
   std::filesystem::path dir_;
   std::string app_;
   std::vector<std::string> app_files_;

@@ -81,14 +81,10 @@ int run(const CompareSetup& setup, const std::filesystem::path& out) {
               dir.file("compare.json").c_str(), dir.file("timing.csv").c_str(), dir.file("timing.json").c_str());
   // A run that failed is a measurement too (its status is in the table and the files); the
   // comparison itself succeeded unless a plot could not be rendered or a signal stopped it.
-  RunOutcome outcome = RunOutcome::Complete;
-  std::string message;
-  for (const PlotOutcome& plot : writePlots(dir, comparison)) {
-    std::printf("%s\n", plot.line().c_str());
-    outcome = worse(outcome, outcomeOf(plot));
-    if (plot.status == PlotStatus::Failed && message.empty()) message = plot.note;
-  }
-  if (interrupted()) outcome = RunOutcome::Interrupted;
+  const std::vector<PlotOutcome> plots = writePlots(dir, comparison);
+  for (const PlotOutcome& plot : plots) std::printf("%s\n", plot.line().c_str());
+  const auto [plotted, message] = outcomeOf(plots);
+  const RunOutcome outcome = interrupted() ? RunOutcome::Interrupted : plotted;
   dir.finish(outcome, outcome == RunOutcome::Interrupted ? "interrupted by a signal" : message);
   std::printf("manifest: %s (%s)\n", dir.file(kManifestName).c_str(), toString(outcome));
   return exitCodeFor(outcome);

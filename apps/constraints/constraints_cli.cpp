@@ -42,7 +42,7 @@ void addConstraintsFlags(CLI::App& app, ConstraintsFlags& flags) {
       ->check(finitePositive())
       ->capture_default_str();
   app.add_option("--steps", flags.steps, "number of steps (output intervals for the adaptive integrators)")
-      ->check(integerInRange(0, kMaxSteps))
+      ->check(integerInRange(1, kMaxSteps))
       ->capture_default_str();
   app.add_flag("--smoke", flags.smoke, "fixed 800-step run; two runs match byte for byte");
   app.add_option("--device", flags.device, "CPU only; kept for parity with the chapter")

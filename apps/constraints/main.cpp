@@ -77,14 +77,12 @@ std::string sizeFlags(const ConstraintsRun& run) {
   return "--links " + std::to_string(run.links) + " --steps " + std::to_string(run.steps);
 }
 
-/// Peak memory of a run [bytes], measured with /usr/bin/time (README "Memory"): the sparse
-/// path about 1.9 kB per link (Schur) and 2.7 kB (block), the dense path about 80 bytes per
-/// link², and with the recording about 170 bytes per step and mode (the trace and its CSV text).
-/// Rounded up so that the estimate errs on the side of refusing.
+/// Peak memory of a run [bytes], measured with /usr/bin/time (README "Memory"): each chain's
+/// run (chainRunMemory), and with the recording about 170 bytes per step and mode (the trace
+/// and its CSV text). Rounded up so that the estimate errs on the side of refusing.
 double memoryEstimate(const ConstraintsRun& run, std::size_t modes, int threads) {
-  const double links = run.links;
   const bool dense = run.flags->path == "dense" || (run.flags->path == "auto" && run.links < 4);
-  const double per_chain = 3000.0 * links + (dense ? 80.0 * links * links : 0.0);
+  const double per_chain = chainRunMemory(run.links, dense, parseIntegrator(run.flags->integrator));
   const double recording = run.flags->rerun && run.flags->seeds.empty()
                                ? 200.0 * static_cast<double>(modes) * (static_cast<double>(run.steps) + 1.0)
                                : 0.0;

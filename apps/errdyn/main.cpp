@@ -88,13 +88,17 @@ nlohmann::json runTrajectory(RunDirectory& out, const std::vector<Model>& models
   LimitComparisonOptions options;
   options.horizon = 20.0;
   options.parallel.threads = threads;
+  options.interrupt = interruptFlag();  // the rows stop between their limits (each about a second)
   std::printf("\ntrajectory-based limits of dt*omega (zeta = 1, 20 s runs; predicted: normal block of the step along\n"
               "the motion at half the closed-form gain, bisected; runaway: the energy pumped in %g-s probes carried\n"
               "on to the horizon; measured: bisection on the runs' classification)\n",
               options.runaway_probe_horizon);
   std::vector<std::string> lines;
-  section["limits"] = writeLimitComparison(out, compareStabilityLimits(cases, options), lines);
+  const std::vector<LimitComparisonRow> rows = compareStabilityLimits(cases, options);
+  if (interrupted()) return section;  // unfinished rows are no result
+  section["limits"] = writeLimitComparison(out, rows, lines);
   for (const std::string& line : lines) std::printf("  %s\n", line.c_str());
+  if (interrupted()) return section;
 
   // Soft constraints: a line without gravity (no offset), with gravity (offset), hanging chains.
   PointOnPlaneParams weightless;
@@ -282,7 +286,10 @@ int run(const Flags& flags) {
       }
     }
   }
-  if (flags.trajectory && !interrupted()) document["trajectory"] = runTrajectory(dir, models, flags.threads);
+  if (flags.trajectory && !interrupted()) {
+    nlohmann::json trajectory = runTrajectory(dir, models, flags.threads);
+    if (!trajectory.is_null()) document["trajectory"] = std::move(trajectory);  // null: interrupted in its first part
+  }
   if (flags.adaptive_tuner_only && !interrupted()) {
     std::printf("\nThe tuner (recommendBaumgarteForModel, AdaptiveGainMode::Scan) on the first %g of each --adaptive case's run\n"
                 "(omega = 10^((k + 0.25)/4), ensemble of 3%s; tuned = the middle of its band; runs and model calls it spent):\n",
@@ -322,6 +329,19 @@ int run(const Flags& flags) {
   dir.finish(outcome, outcome == RunOutcome::Interrupted ? "interrupted by a signal; errdyn.json holds the parts finished" : failure);
   std::printf("manifest: %s (%s)\n", dir.file(kManifestName).c_str(), toString(outcome));
   return exitCodeFor(outcome);
+}
+
+/// The --adaptive-* flags tune scans that run only with --adaptive (the ensemble) or with
+/// --adaptive or --adaptive-tuner-only (the others): given without them they would be ignored.
+void requireAdaptiveFlagsApply(const CLI::App& app, const Flags& flags) {
+  if (app.count("--adaptive-ensemble") > 0 && !flags.adaptive) {
+    throw CLI::ValidationError("--adaptive-ensemble", "applies to --adaptive's full scan only");
+  }
+  for (const char* flag : {"--adaptive-tolerances", "--adaptive-tuner-horizon", "--adaptive-tuner-refine"}) {
+    if (app.count(flag) > 0 && !flags.adaptive && !flags.adaptive_tuner_only) {
+      throw CLI::ValidationError(flag, "applies to --adaptive or --adaptive-tuner-only, neither of which is given");
+    }
+  }
 }
 
 }  // namespace
@@ -374,6 +394,7 @@ int main(int argc, char** argv) {
   installInterruptHandlers();
   try {
     app.parse(argc, argv);
+    requireAdaptiveFlagsApply(app, flags);
     return run(flags);
   } catch (const CLI::ParseError& error) {
     return usageExit(app, error);

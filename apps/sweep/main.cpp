@@ -3,16 +3,19 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <map>
 #include <optional>
 #include <thread>
-#include <unistd.h>
 
-#include "common/output_files.hpp"
+#include "common/directory_lock.hpp"
+#include "common/exit_codes.hpp"
+#include "common/interrupt.hpp"
+#include "common/memory_budget.hpp"
+#include "common/run_directory.hpp"
 #include "kktdae/parallel/sweep.hpp"
+#include "sweep/sweep_estimate.hpp"
 #include "sweep/sweep_file.hpp"
 #include "sweep/sweep_journal.hpp"
 #include "sweep/sweep_output.hpp"
@@ -31,29 +34,33 @@ struct SweepFlags {
   std::optional<int> threads;
 };
 
-/// Set by SIGTERM/SIGINT on rank 0: mpirun sends SIGTERM to every rank when one of them died.
-volatile std::sig_atomic_t g_stop = 0;
-extern "C" void onStop(int) { g_stop = 1; }
-
 std::string resumeCommand(const SweepFlags& flags, const std::filesystem::path& dir) {
   return "kktdae-sweep " + flags.file + " --resume " + dir.string();
 }
 
-/// Rank 0's last word when the job stops early: how many runs the journals lack, and how to
-/// finish them. The other ranks' journals are read from `dir` (a directory every rank sees).
-void reportMissing(const SweepFlags& flags, const std::filesystem::path& dir, const SweepPlan& plan) {
+/// Rank 0's last word when the job stops early (a signal, a rank that died, a run that failed):
+/// how many runs the journals lack, and how to finish them, printed and written to the manifest
+/// with `outcome`. The other ranks' journals are read from `dir` (a directory every rank sees).
+void reportMissing(const SweepFlags& flags, RunDirectory& dir, const SweepPlan& plan, RunOutcome outcome,
+                   const std::string& cause) {
   std::size_t done = 0;
   try {
-    done = readJournals(dir, plan).rows.size();
+    done = readJournals(dir.path(), plan).rows.size();
   } catch (const std::exception& error) {
     std::fprintf(stderr, "kktdae-sweep: the journals could not be read: %s\n", error.what());
   }
-  std::fprintf(stderr,
-               "kktdae-sweep: error: the job stopped before the sweep finished: %zu of %zu runs are missing "
-               "(the %zu finished ones are in the journals of %s). Resume with (under mpirun with any -np, or on "
-               "threads):\n  %s\n",
-               plan.runs.size() - done, plan.runs.size(), done, dir.string().c_str(), resumeCommand(flags, dir).c_str());
+  const std::string message =
+      cause + ": the job stopped before the sweep finished: " + std::to_string(plan.runs.size() - done) + " of " +
+      std::to_string(plan.runs.size()) + " runs are missing (the " + std::to_string(done) +
+      " finished ones are in the journals of " + dir.path().string() +
+      "). Resume with (under mpirun with any -np, or on threads):\n  " + resumeCommand(flags, dir.path());
+  std::fprintf(stderr, "kktdae-sweep: error: %s\n", message.c_str());
   std::fflush(stderr);
+  try {
+    dir.finish(outcome, message);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "kktdae-sweep: the manifest could not be written: %s\n", error.what());
+  }
 }
 
 /// What rank 0 tells every rank before the runs: the job's attempt number and the runs to do.
@@ -63,11 +70,16 @@ struct Assignment {
   std::vector<std::size_t> todo;
 };
 
+/// The files a sweep writes besides its journals (which stay for --resume and are not listed).
+const std::vector<std::string> kSweepFiles = {"sweep.csv", "sweep.json", "timing.csv", "timing.json"};
+
+/// Rank 0: locks DIR, reads its journals and decides what runs; only then (nothing refused)
+/// opens the run directory into `run_dir`, which removes an earlier run's files.
 Assignment assign(const SweepFlags& flags, const std::filesystem::path& dir, const SweepPlan& plan,
-                  JournalContents& earlier) {
+                  JournalContents& earlier, std::optional<RunDirectory>& run_dir) {
   Assignment assignment;
   try {
-    prepareOutputDirectory(dir);
+    DirectoryLock lock(dir);
     earlier = readJournals(dir, plan);
     if (!flags.resume && earlier.files > 0) {
       assignment.error = dir.string() + " holds the journals of an earlier sweep (" + std::to_string(earlier.rows.size()) +
@@ -83,6 +95,7 @@ Assignment assign(const SweepFlags& flags, const std::filesystem::path& dir, con
     for (std::size_t i = 0; i < plan.runs.size(); ++i) {
       if (earlier.rows.count(i) == 0) assignment.todo.push_back(i);
     }
+    run_dir.emplace(std::move(lock), dir, "kktdae-sweep", kSweepFiles);
   } catch (const std::exception& error) {
     assignment.error = error.what();
   }
@@ -113,23 +126,71 @@ std::string encodeRows(const std::vector<SweepRow>& rows) {
   return list.dump();
 }
 
+/// Every run once, in index order: the journals' rows, then what each rank ran now (`gathered`,
+/// rank by rank); `places` receives where each ran. Throws std::runtime_error when runs are
+/// missing.
+std::vector<SweepRow> mergeRows(const SweepPlan& plan, JournalContents earlier, const std::vector<std::string>& gathered,
+                                int attempt, std::vector<RunPlace>& places) {
+  std::map<std::size_t, SweepRow> by_index = std::move(earlier.rows);
+  std::map<std::size_t, RunPlace> place_of = std::move(earlier.places);
+  for (int r = 0; r < static_cast<int>(gathered.size()); ++r) {
+    for (const nlohmann::json& item : nlohmann::json::parse(gathered[static_cast<std::size_t>(r)])) {
+      SweepRow row;
+      row.index = item["index"].get<std::size_t>();
+      row.wall_seconds = item["wall_seconds"].get<double>();
+      row.results = item["results"];
+      place_of[row.index] = RunPlace{r, attempt};
+      by_index[row.index] = std::move(row);
+    }
+  }
+  if (by_index.size() != plan.runs.size()) {
+    throw std::runtime_error("gathered " + std::to_string(by_index.size()) + " of " + std::to_string(plan.runs.size()) + " runs");
+  }
+  std::vector<SweepRow> all;
+  places.clear();
+  for (auto& [index, row] : by_index) {
+    places.push_back(place_of[index]);
+    all.push_back(std::move(row));
+  }
+  return all;
+}
+
+/// The sweep file, checked whole, and the memory its runs need on `threads` threads; nullopt
+/// (after rank 0 said why) when either refuses: a usage error, nothing ran.
+std::optional<SweepPlan> readPlan(const SweepFlags& flags, bool root) {
+  try {
+    SweepPlan plan = readSweepFile(flags.file);
+    SweepOptions parallel;
+    parallel.threads = flags.threads.value_or(rankCount() == 1 ? 0 : 1);
+    const int threads = sweepThreadCount(std::max<std::size_t>(plan.runs.size(), 1), parallel);
+    requireMemory(flags.file + ": " + std::to_string(plan.runs.size()) + " run" + (plan.runs.size() == 1 ? "" : "s") +
+                      " on " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") +
+                      (rankCount() > 1 ? " per rank" : ""),
+                  sweepMemoryEstimate(plan, threads, root));
+    return plan;
+  } catch (const std::exception& error) {  // std::invalid_argument, CLI::ValidationError
+    if (root) std::fprintf(stderr, "kktdae-sweep: error: %s\n", error.what());
+    return std::nullopt;
+  }
+}
+
 int run(const SweepFlags& flags) {
   const int rank = rankIndex(), ranks = rankCount();
   const bool root = rank == 0;
-  const SweepPlan plan = readSweepFile(flags.file);
+  // A bad sweep file is refused the same way on every rank (each parses it): rank 0 says so.
+  const std::optional<SweepPlan> parsed = readPlan(flags, root);
+  if (!parsed) return kExitUsage;
+  const SweepPlan& plan = *parsed;
   const std::filesystem::path dir = flags.resume ? *flags.resume : flags.out.value_or("outputs/sweep/" + plan.name);
-  if (root) {
-    std::signal(SIGTERM, onStop);
-    std::signal(SIGINT, onStop);
-  }
 
   JournalContents earlier;
   Assignment assignment;
-  if (root) assignment = assign(flags, dir, plan, earlier);
+  std::optional<RunDirectory> run_dir;  // rank 0's
+  if (root) assignment = assign(flags, dir, plan, earlier, run_dir);
   assignment = decode(broadcastText(root ? encode(assignment) : std::string()));
   if (!assignment.error.empty()) {
     if (root) std::fprintf(stderr, "kktdae-sweep: error: %s\n", assignment.error.c_str());
-    return 2;
+    return kExitUsage;
   }
 
   // Static sharding by position in the list of runs to do: rank r takes every ranks-th run from
@@ -171,11 +232,12 @@ int run(const SweepFlags& flags) {
     }
     finished.store(true);
   });
+  // SIGINT/SIGTERM on rank 0 (mpirun sends SIGTERM to every rank when one of them died).
   auto pollStop = [&]() {
-    if (root && g_stop) {
+    if (root && interrupted()) {
       journal.seal();
-      reportMissing(flags, dir, plan);
-      std::_Exit(1);  // the worker threads are mid-run: nothing of theirs is left to save
+      reportMissing(flags, *run_dir, plan, RunOutcome::Interrupted, "interrupted by a signal");
+      std::_Exit(interruptExitCode());  // the worker threads are mid-run: nothing of theirs is left to save
     }
   };
   while (!finished.load()) {
@@ -184,52 +246,43 @@ int run(const SweepFlags& flags) {
   }
   worker.join();
   if (failure) {
+    std::string cause = "a run failed";
     try {
       std::rethrow_exception(failure);
     } catch (const std::exception& error) {
       std::fprintf(stderr, "kktdae-sweep (rank %d): error: %s\n", rank, error.what());
+      cause = error.what();
     }
     if (root) {
       journal.seal();
-      reportMissing(flags, dir, plan);
+      reportMissing(flags, *run_dir, plan, RunOutcome::Failed, cause);
     }
-    abortRanks(1);
+    abortRanks(kExitFailed);
   }
   waitForAllRanks(pollStop);
   const std::vector<std::string> gathered = gatherText(encodeRows(rows));
+  std::vector<RunPlace> places;
   const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  if (!root) return 0;
-
-  // Every run once, in index order: the journals' rows, then what each rank ran now.
-  std::map<std::size_t, SweepRow> by_index = std::move(earlier.rows);
-  std::map<std::size_t, RunPlace> places = std::move(earlier.places);
-  for (int r = 0; r < static_cast<int>(gathered.size()); ++r) {
-    for (const nlohmann::json& item : nlohmann::json::parse(gathered[static_cast<std::size_t>(r)])) {
-      SweepRow row;
-      row.index = item["index"].get<std::size_t>();
-      row.wall_seconds = item["wall_seconds"].get<double>();
-      row.results = item["results"];
-      places[row.index] = RunPlace{r, assignment.attempt};
-      by_index[row.index] = std::move(row);
-    }
+  if (!root) return kExitOk;
+  try {
+    const std::vector<SweepRow> all = mergeRows(plan, std::move(earlier), gathered, assignment.attempt, places);
+    writeSweepFiles(*run_dir, plan, all, places, ranks, threads, wall_seconds);
+    std::fputs(summaryTable(plan, all).c_str(), stdout);
+    std::printf("rows: %s, %s (timing: %s)\n", (dir / "sweep.csv").c_str(), (dir / "sweep.json").c_str(),
+                (dir / "timing.json").c_str());
+    std::size_t failed = 0;
+    for (const SweepRow& row : all) failed += row.results["status"] != "success";
+    if (failed > 0) std::printf("%zu of %zu runs did not succeed: their rows say why\n", failed, all.size());
+  } catch (const std::exception& error) {
+    run_dir->finish(RunOutcome::Failed, std::string("the sweep's files could not be written: ") + error.what() +
+                                            "; every run is in the journals: --resume writes them");
+    throw;
   }
-  if (by_index.size() != plan.runs.size()) {
-    throw std::runtime_error("gathered " + std::to_string(by_index.size()) + " of " + std::to_string(plan.runs.size()) + " runs");
-  }
-  std::vector<SweepRow> all;
-  std::vector<RunPlace> all_places;
-  for (auto& [index, row] : by_index) {
-    all_places.push_back(places[index]);
-    all.push_back(std::move(row));
-  }
-  writeSweepFiles(dir, plan, all, all_places, ranks, threads, wall_seconds);
-  std::fputs(summaryTable(plan, all).c_str(), stdout);
-  std::printf("rows: %s, %s (timing: %s)\n", (dir / "sweep.csv").c_str(), (dir / "sweep.json").c_str(),
-              (dir / "timing.json").c_str());
-  std::size_t failed = 0;
-  for (const SweepRow& row : all) failed += row.results["status"] != "success";
-  if (failed > 0) std::printf("%zu of %zu runs did not succeed: their rows say why\n", failed, all.size());
-  return 0;
+  // A run that failed is a row: the sweep itself is complete (and its files whole even when a
+  // signal came after the last run).
+  const RunOutcome outcome = interrupted() ? RunOutcome::Interrupted : RunOutcome::Complete;
+  run_dir->finish(outcome, outcome == RunOutcome::Interrupted ? "interrupted by a signal after the last run" : "");
+  return exitCodeFor(outcome);
 }
 
 }  // namespace
@@ -248,20 +301,23 @@ int main(int argc, char** argv) {
   app.add_option("--threads", flags.threads,
                  "threads per rank (0: all cores); default all cores on one rank, 1 per rank under MPI")
       ->check(CLI::Range(0, kktdae::kMaxSweepThreads));
+  const bool root = kktdae::apps::rankIndex() == 0;
   int code = 0;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    code = kktdae::apps::rankIndex() == 0 ? app.exit(error) : (error.get_exit_code() == 0 ? 0 : 2);
+    // Every rank parses the same flags; rank 0 alone prints.
+    code = root ? kktdae::apps::usageExit(app, error) : (error.get_exit_code() == 0 ? 0 : kktdae::apps::kExitUsage);
     kktdae::apps::finishRanks();
     return code;
   }
+  if (root) kktdae::apps::installInterruptHandlers();
   try {
     code = run(flags);
   } catch (const std::exception& error) {
-    // A bad sweep file is refused the same way on every rank (each parses it): rank 0 says so.
-    if (kktdae::apps::rankIndex() == 0) std::fprintf(stderr, "kktdae-sweep: error: %s\n", error.what());
-    code = 2;
+    // The runs went (the usage errors return before them): the sweep failed.
+    std::fprintf(stderr, "kktdae-sweep (rank %d): error: %s\n", kktdae::apps::rankIndex(), error.what());
+    code = kktdae::apps::kExitFailed;
   }
   kktdae::apps::finishRanks();
   return code;

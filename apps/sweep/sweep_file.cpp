@@ -8,7 +8,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/number_format.hpp"
 #include "kktdae/integrators/integrator.hpp"
+#include "sweep/strict_json.hpp"
 
 namespace kktdae::apps {
 namespace {
@@ -125,6 +127,9 @@ class Parser {
         if (std::find(spec.choices.begin(), spec.choices.end(), text) == spec.choices.end()) {
           refuse(source_, key, "'" + text + "' is not one of " + joined(spec.choices));
         }
+        if (spec.name == "integrator" && measure_ == SweepMeasure::Stability && isAdaptive(parseIntegrator(text))) {
+          refuse(source_, key, "'" + text + "' chooses its own steps: measure 'stability' maps fixed-step integrators");
+        }
         return text;
       }
       case Kind::Seed: {
@@ -135,11 +140,11 @@ class Parser {
       }
       case Kind::Int: {
         if (!raw.is_number_integer()) refuse(source_, key, "expected an integer, got " + shown(raw));
-        if (raw.is_number_unsigned() && raw.get<std::uint64_t>() > 1000000000ULL) {
+        if (raw.is_number_unsigned() && raw.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxSweepRunSteps)) {
           refuse(source_, key, "at most 1000000000, got " + shown(raw));
         }
         const long long number = raw.get<long long>();
-        if (static_cast<double>(number) < spec.min || number > 1000000000LL) {
+        if (static_cast<double>(number) < spec.min || number > kMaxSweepRunSteps) {
           refuse(source_, key, "expected an integer from " + std::to_string(static_cast<long long>(spec.min)) +
                                    " to 1000000000, got " + shown(raw));
         }
@@ -265,15 +270,42 @@ const Ordered& objectField(const std::string& source, const Ordered& document, c
   return document[key];
 }
 
+/// A run whose length is a horizon takes round(horizon / dt) steps: bounded as "steps" is, and
+/// checked as doubles, before any conversion to an integer could overflow.
+void requireStepsWithinLimit(const std::string& source, const nlohmann::json& params, const std::string& where) {
+  const double steps = std::round(params.at("horizon").get<double>() / params.at("dt").get<double>());
+  if (!(steps <= static_cast<double>(kMaxSweepRunSteps))) {
+    refuse(source, "horizon", "horizon / dt = " + shortest(steps) + " steps (" + where + "); at most " +
+                                  std::to_string(kMaxSweepRunSteps) + ": give a shorter horizon or a larger dt");
+  }
+}
+
+/// runStabilityMap() measures how an error off the manifold evolves and refuses a start on it:
+/// the chain without stretch and the circle at x0 = 1 (both defaults) start there.
+void requireOffManifold(const std::string& source, const std::string& model, const nlohmann::json& params,
+                        const std::string& where) {
+  const char* why = ": measure 'stability' needs a start off the manifold (phi(q0) != 0)";
+  if (model == "chain" && params.at("stretch").get<double>() == 0.0) {
+    refuse(source, "stretch", "0 (" + where + ")" + why + ": give stretch > 0");
+  }
+  if (model == "circle" && params.at("x0").get<double>() == 1.0) {
+    refuse(source, "x0", "1 (" + where + ")" + why + ": give x0 != 1");
+  }
+}
+
+/// `run`'s parameters with the reference's applied.
+nlohmann::json referenceParametersOf(nlohmann::json params, const nlohmann::json& reference) {
+  // A reference length replaces the run's: steps and horizon are alternatives.
+  if (reference.contains("steps")) params.erase("horizon");
+  if (reference.contains("horizon")) params.erase("steps");
+  params.update(reference);
+  return params;
+}
+
 }  // namespace
 
 SweepPlan parseSweepFile(const std::string& text, const std::string& source) {
-  Ordered document;
-  try {
-    document = Ordered::parse(text);
-  } catch (const nlohmann::json::parse_error& error) {
-    throw std::invalid_argument(source + ": not valid JSON: " + error.what());
-  }
+  const Ordered document = parseStrictJson(text, source);
   if (!document.is_object()) throw std::invalid_argument(source + ": expected a JSON object at the top level");
   const std::set<std::string> top = {"name", "description", "model", "measure", "fixed", "axes", "runs", "reference"};
   for (const auto& [key, item] : document.items()) {
@@ -301,6 +333,10 @@ SweepPlan parseSweepFile(const std::string& text, const std::string& source) {
       plan.measure = SweepMeasure::Run;
     } else if (measure == "stability") {
       plan.measure = SweepMeasure::Stability;
+      if (plan.model == "four_bar" || plan.model == "slider_crank") {
+        refuse(source, "measure", "'stability' needs a start off the manifold (phi(q0) != 0), and " + plan.model +
+                                      " starts assembled: its cells would measure the growth of round-off");
+      }
     } else {
       refuse(source, "measure", "'" + measure + "' is not one of run, stability");
     }
@@ -407,7 +443,15 @@ SweepPlan parseSweepFile(const std::string& text, const std::string& source) {
         params[spec->name] = spec->fallback;
       }
     }
+    if (params.contains("horizon")) requireStepsWithinLimit(source, params, where);
+    if (plan.measure == SweepMeasure::Stability) requireOffManifold(source, plan.model, params, where);
     run = std::move(params);
+  }
+  if (plan.reference) {
+    for (std::size_t i = 0; i < overrides.size(); ++i) {
+      const nlohmann::json reference = referenceParametersOf(overrides[i], *plan.reference);
+      if (reference.contains("horizon")) requireStepsWithinLimit(source, reference, "the reference of run " + std::to_string(i));
+    }
   }
   plan.runs = std::move(overrides);
   plan.varied.assign(varied.begin(), varied.end());
@@ -425,13 +469,7 @@ SweepPlan readSweepFile(const std::filesystem::path& path) {
 std::string runKey(const SweepPlan& plan, std::size_t index) { return plan.runs.at(index).dump(); }
 
 nlohmann::json referenceParameters(const SweepPlan& plan, std::size_t index) {
-  nlohmann::json params = plan.runs.at(index);
-  if (!plan.reference) return params;
-  // A reference length replaces the run's: steps and horizon are alternatives.
-  if (plan.reference->contains("steps")) params.erase("horizon");
-  if (plan.reference->contains("horizon")) params.erase("steps");
-  params.update(*plan.reference);
-  return params;
+  return plan.reference ? referenceParametersOf(plan.runs.at(index), *plan.reference) : plan.runs.at(index);
 }
 
 }  // namespace kktdae::apps

@@ -23,6 +23,10 @@ enum class SweepMeasure {
 /// computing.
 constexpr std::size_t kMaxSweepRuns = 1000000;
 
+/// Most steps one run may take, given as "steps" or as a horizon (round(horizon / dt)): the
+/// bound every integer parameter has.
+constexpr long long kMaxSweepRunSteps = 1000000000;
+
 /// A parsed and expanded sweep file.
 struct SweepPlan {
   std::string name;              ///< "name", or the file's stem
@@ -37,8 +41,11 @@ struct SweepPlan {
 };
 
 /// Parses `text` (the content of a sweep file called `source` in messages). Throws
-/// std::invalid_argument naming the key and the value for unknown keys, wrong types, values out
-/// of range, empty axes, a parameter given twice, or more than kMaxSweepRuns runs.
+/// std::invalid_argument naming the key and the value for invalid JSON (parseStrictJson: a key
+/// twice in one object, nesting too deep, a number out of range), unknown keys, wrong types,
+/// values out of range, an adaptive integrator for measure "stability", empty axes, a parameter
+/// given twice, more than kMaxSweepRuns runs, or a run (or its reference) longer than
+/// kMaxSweepRunSteps.
 SweepPlan parseSweepFile(const std::string& text, const std::string& source);
 
 /// Reads and parses the file at `path`; throws std::invalid_argument when it cannot be read.

@@ -12,13 +12,19 @@ namespace kktdae::apps {
 namespace {
 
 /// KKTDAE_SWEEP_TEST_KILL="R:N": rank R kills itself (SIGKILL, as an out-of-memory kill or a lost
-/// node would) right after journaling its N-th row. For the tests of a failed job and --resume.
-long killAfterRows(int rank) {
+/// node would) right after journaling its N-th row; "R:N:INT" or "R:N:TERM" sends itself SIGINT
+/// or SIGTERM instead (Ctrl-C, a scheduler's stop). For the tests of a failed or stopped job and
+/// --resume. Sets `signal_number`.
+long killAfterRows(int rank, int& signal_number) {
   const char* hook = std::getenv("KKTDAE_SWEEP_TEST_KILL");
   if (hook == nullptr) return -1;
   int hook_rank = -1;
   long rows = -1;
-  if (std::sscanf(hook, "%d:%ld", &hook_rank, &rows) != 2 || hook_rank != rank) return -1;
+  char name[8] = {};
+  const int fields = std::sscanf(hook, "%d:%ld:%7s", &hook_rank, &rows, name);
+  if (fields < 2 || hook_rank != rank) return -1;
+  const std::string signal_name = fields == 3 ? name : "KILL";
+  signal_number = signal_name == "INT" ? SIGINT : signal_name == "TERM" ? SIGTERM : SIGKILL;
   return rows;
 }
 
@@ -34,7 +40,7 @@ std::filesystem::path journalPath(const std::filesystem::path& dir, int attempt,
 }
 
 JournalWriter::JournalWriter(const std::filesystem::path& dir, int attempt, int rank)
-    : path_(journalPath(dir, attempt, rank)), rank_(rank), attempt_(attempt), kill_after_(killAfterRows(rank)) {
+    : path_(journalPath(dir, attempt, rank)), rank_(rank), attempt_(attempt), kill_after_(killAfterRows(rank, kill_signal_)) {
   file_ = std::fopen(path_.c_str(), "w");
   if (file_ == nullptr) throw std::runtime_error("cannot create the journal " + path_.string() + ": " + std::strerror(errno));
 }
@@ -58,7 +64,7 @@ void JournalWriter::append(const SweepRow& row, const std::string& key) {
   if (std::fwrite(text.data(), 1, text.size(), file_) != text.size() || std::fflush(file_) != 0) {
     throw std::runtime_error("cannot write the journal " + path_.string() + ": " + std::strerror(errno));
   }
-  if (++written_ == kill_after_) std::raise(SIGKILL);
+  if (++written_ == kill_after_) std::raise(kill_signal_);
 }
 
 void JournalWriter::seal() {

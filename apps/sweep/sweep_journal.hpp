@@ -42,6 +42,7 @@ class JournalWriter {
   int attempt_ = 1;
   long written_ = 0;
   bool sealed_ = false;
+  int kill_signal_ = 0;   ///< the test hook's signal (before kill_after_: its initializer sets it)
   long kill_after_ = -1;  ///< test hook, see docs/parallel-sweeps.md
   std::mutex mutex_;
 };

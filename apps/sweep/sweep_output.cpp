@@ -6,7 +6,6 @@
 
 #include "common/json_output.hpp"
 #include "common/number_format.hpp"
-#include "common/output_files.hpp"
 
 namespace kktdae::apps {
 namespace {
@@ -23,10 +22,22 @@ std::string csvField(const nlohmann::json& value) {
   return csvQuoted(text);
 }
 
+/// Rows by their value in `column`; a row without one (a stability run the library refused has
+/// no behaviour) is not counted.
 std::map<std::string, long> countBy(const std::vector<SweepRow>& rows, const char* column) {
   std::map<std::string, long> counts;
-  for (const SweepRow& row : rows) ++counts[row.results.at(column).get<std::string>()];
+  for (const SweepRow& row : rows) {
+    const nlohmann::json& value = row.results.at(column);
+    if (value.is_string()) ++counts[value.get<std::string>()];
+  }
   return counts;
+}
+
+/// What the summary table counts a row under: its behaviour (stability) or status (run), or its
+/// status when it has no behaviour.
+std::string outcomeOf(const SweepPlan& plan, const SweepRow& row) {
+  const nlohmann::json& value = row.results.at(plan.measure == SweepMeasure::Stability ? "behaviour" : "status");
+  return value.is_string() ? value.get<std::string>() : row.results.at("status").get<std::string>();
 }
 
 }  // namespace
@@ -77,7 +88,6 @@ std::string summaryTable(const SweepPlan& plan, const std::vector<SweepRow>& row
       if (plan.runs.front().contains(name) && plan.runs.front()[name].is_string()) choice_names.push_back(name);
     }
   }
-  const char* outcome = plan.measure == SweepMeasure::Stability ? "behaviour" : "status";
   std::vector<std::string> groups, outcomes;
   std::map<std::string, std::map<std::string, long>> counts;
   for (const SweepRow& row : rows) {
@@ -87,7 +97,7 @@ std::string summaryTable(const SweepPlan& plan, const std::vector<SweepRow>& row
     }
     if (group.empty()) group = "all";
     if (std::find(groups.begin(), groups.end(), group) == groups.end()) groups.push_back(group);
-    const std::string value = row.results.at(outcome).get<std::string>();
+    const std::string value = outcomeOf(plan, row);
     if (std::find(outcomes.begin(), outcomes.end(), value) == outcomes.end()) outcomes.push_back(value);
     ++counts[group][value];
   }
@@ -119,7 +129,7 @@ std::string summaryTable(const SweepPlan& plan, const std::vector<SweepRow>& row
   return table;
 }
 
-void writeSweepFiles(const std::filesystem::path& dir, const SweepPlan& plan, const std::vector<SweepRow>& rows,
+void writeSweepFiles(RunDirectory& dir, const SweepPlan& plan, const std::vector<SweepRow>& rows,
                      const std::vector<RunPlace>& places, int ranks, int threads, double wall_seconds) {
   std::string timing_csv = "index,rank,attempt,wall_seconds\n";
   double run_seconds = 0.0;
@@ -134,10 +144,10 @@ void writeSweepFiles(const std::filesystem::path& dir, const SweepPlan& plan, co
   timing["wall_seconds"] = wall_seconds;
   timing["run_seconds_sum"] = run_seconds;
   timing["runs"] = rows.size();
-  writeFileAtomically(dir / "sweep.csv", sweepCsv(plan, rows));
-  writeJson(dir / "sweep.json", sweepJson(plan, rows));
-  writeFileAtomically(dir / "timing.csv", timing_csv);
-  writeJson(dir / "timing.json", timing);
+  dir.write("sweep.csv", sweepCsv(plan, rows));
+  writeJson(dir, "sweep.json", sweepJson(plan, rows));
+  dir.write("timing.csv", timing_csv);
+  writeJson(dir, "timing.json", timing);
 }
 
 }  // namespace kktdae::apps

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/run_directory.hpp"
 #include "sweep/sweep_file.hpp"
 #include "sweep/sweep_runs.hpp"
 
@@ -32,7 +33,7 @@ std::string summaryTable(const SweepPlan& plan, const std::vector<SweepRow>& row
 
 /// Writes sweep.csv, sweep.json, timing.csv and timing.json into `dir`, each whole or not at all.
 /// `places[i]` is where rows[i] ran; `wall_seconds` is this job's wall clock.
-void writeSweepFiles(const std::filesystem::path& dir, const SweepPlan& plan, const std::vector<SweepRow>& rows,
+void writeSweepFiles(RunDirectory& dir, const SweepPlan& plan, const std::vector<SweepRow>& rows,
                      const std::vector<RunPlace>& places, int ranks, int threads, double wall_seconds);
 
 }  // namespace kktdae::apps

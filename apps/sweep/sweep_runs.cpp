@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <stdexcept>
 
 #include "kktdae/kktdae.hpp"
@@ -228,6 +229,10 @@ SweepRow SweepRunner::run(std::size_t index) const {
         }
       }
     }
+  } catch (const std::bad_alloc&) {
+    // Not this run's result but the machine's limit: the sweep fails (its journals keep the runs
+    // finished) rather than record a row that would read as the method's failure.
+    throw std::runtime_error("out of memory in run " + std::to_string(index) + " (" + params.dump() + ")");
   } catch (const std::invalid_argument& error) {
     // Options the library refuses for this run (e.g. a sparse path on a model without a sparse
     // J): a row that says so, and the sweep goes on.

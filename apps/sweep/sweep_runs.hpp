@@ -33,7 +33,8 @@ class SweepRunner {
   SweepRunner(const SweepRunner&) = delete;
   SweepRunner& operator=(const SweepRunner&) = delete;
 
-  /// Safe to call from several threads at once. Never throws for a run's own trouble.
+  /// Safe to call from several threads at once. Never throws for a run's own trouble; throws
+  /// std::runtime_error naming the run when it runs out of memory.
   SweepRow run(std::size_t index) const;
 
  private:

@@ -6,7 +6,8 @@
 #include <stdexcept>
 
 #include "common/exit_codes.hpp"
-#include "common/output_files.hpp"
+#include "common/gnuplot.hpp"
+#include "common/interrupt.hpp"
 #include "common/run_directory.hpp"
 #include "kktdae/experiments/test_set.hpp"
 #include "testset/testset_cli.hpp"
@@ -23,18 +24,28 @@ const std::vector<std::string> kTestSetFiles = {
     "timing_work_precision.dat", "published.dat", "work_precision.gp", "work_precision.png",
     "timing_work_precision.gp", "timing_work_precision.png"};
 
+/// "interrupted by a signal" once one arrived, else `message`.
+std::string manifestMessage(RunOutcome outcome, const std::string& message) {
+  return outcome == RunOutcome::Interrupted ? "interrupted by a signal" : message;
+}
+
 int runOne(const TestSetSetup& setup, const std::filesystem::path& out) {
   RunDirectory dir = openRunDirectory("--out", out, "kktdae-testset", kTestSetFiles);
   const TestSetCase problem = makeTestSetCase(setup.problem);
-  const TestSetRunResult result = runTestSet(problem, setup.run);
-  writeRunFiles(dir, problem, setup.run, result);
-  dir.finish(result.reached_end ? RunOutcome::Complete : RunOutcome::Failed, result.summary.message);
+  TestSetRunOptions options = setup.run;
+  options.interrupt = interruptFlag();
+  const TestSetRunResult result = runTestSet(problem, options);
+  writeRunFiles(dir, problem, options, result);
+  // A run that failed is reported in its files; exit 1 tells a script it did not reach t_end.
+  const RunOutcome outcome =
+      interrupted() ? RunOutcome::Interrupted : result.reached_end ? RunOutcome::Complete : RunOutcome::Failed;
+  dir.finish(outcome, manifestMessage(outcome, result.summary.message));
   std::printf("kktdae-testset: %s\n%s\n", problem.title.c_str(), result.formulation.c_str());
   std::printf("%s\n", formatRunLine(result).c_str());
-  if (!result.reached_end) std::printf("run failed: %s\n", result.summary.message.c_str());
-  std::printf("metrics: %s\n", (out / "metrics.json").c_str());
-  // A run that failed is reported in its files; exit 1 tells a script it did not reach t_end.
-  return result.reached_end ? 0 : 1;
+  if (outcome == RunOutcome::Failed) std::printf("run failed: %s\n", result.summary.message.c_str());
+  std::printf("metrics: %s\nmanifest: %s (%s)\n", (out / "metrics.json").c_str(), dir.file(kManifestName).c_str(),
+              toString(outcome));
+  return exitCodeFor(outcome);
 }
 
 int runLadder(const TestSetSetup& setup, const std::filesystem::path& out) {
@@ -44,14 +55,20 @@ int runLadder(const TestSetSetup& setup, const std::filesystem::path& out) {
               problem.title.c_str(), setup.ladder_options.fixed_stabilization.describe().c_str(),
               setup.ladder_options.max_steps);
   std::fflush(stdout);  // the ladder takes a while: say what is running first
-  const std::vector<TestSetLadderRow> rows = runTestSetLadder(problem, setup.ladder_options);
+  TestSetLadderOptions options = setup.ladder_options;
+  options.interrupt = interruptFlag();
+  // A signal ends the ladder after the rung under way: its files hold the rungs finished before.
+  const std::vector<TestSetLadderRow> rows = runTestSetLadder(problem, options);
   std::fputs(formatLadderTable(rows).c_str(), stdout);
-  for (const std::string& line : writeLadderFiles(dir, problem, setup.ladder_options, rows)) {
-    std::printf("%s\n", line.c_str());
-  }
-  dir.finish(RunOutcome::Complete);
-  std::printf("table: %s\n", (out / "ladder.csv").c_str());
-  return 0;  // failed rungs are rows of the table: the ladder itself succeeded
+  const std::vector<PlotOutcome> plots = writeLadderFiles(dir, problem, options, rows);
+  for (const PlotOutcome& plot : plots) std::printf("%s\n", plot.line().c_str());
+  // Failed rungs are rows of the table: the ladder itself succeeded unless a plot failed.
+  const auto [plotted, message] = outcomeOf(plots);
+  const RunOutcome outcome = interrupted() ? RunOutcome::Interrupted : plotted;
+  dir.finish(outcome, manifestMessage(outcome, message));
+  std::printf("table: %s\nmanifest: %s (%s)\n", (out / "ladder.csv").c_str(), dir.file(kManifestName).c_str(),
+              toString(outcome));
+  return exitCodeFor(outcome);
 }
 
 }  // namespace
@@ -63,6 +80,7 @@ int main(int argc, char** argv) {
   TestSetFlags flags;
   addTestSetFlags(app, flags);
   TestSetSetup setup;
+  installInterruptHandlers();
   try {
     app.parse(argc, argv);
     setup = finishTestSetFlags(flags, app);

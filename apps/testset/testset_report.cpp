@@ -243,7 +243,7 @@ std::string publishedCommand(bool with_counts, const std::vector<PublishedResult
 
 }  // namespace
 
-std::vector<std::string> writeLadderFiles(RunDirectory& out, const TestSetCase& problem,
+std::vector<PlotOutcome> writeLadderFiles(RunDirectory& out, const TestSetCase& problem,
                                           const TestSetLadderOptions& options,
                                           const std::vector<TestSetLadderRow>& rows) {
   std::string csv = kCsvHeader;
@@ -314,7 +314,6 @@ std::vector<std::string> writeLadderFiles(RunDirectory& out, const TestSetCase& 
   timing["note"] = "median wall time of each row of ladder.csv, in its order, on the machine that wrote this file";
   writeJson(out, "timing.json", timing);
 
-  std::vector<std::string> lines;
   std::vector<Curve> curves, timing_curves;
   const std::string data = dataBlocks(rows, curves, [](const TestSetLadderRow& row) {
     const TestSetRunResult& r = row.result;
@@ -325,7 +324,7 @@ std::vector<std::string> writeLadderFiles(RunDirectory& out, const TestSetCase& 
     return shortest(row.wall_seconds * 1000.0) + " " + shortest(row.result.scd);
   });
   if (curves.empty()) {
-    return {"plots not drawn: no run reached t_end"};
+    return {PlotOutcome{PlotStatus::NothingToDraw, "no run reached t_end"}};
   }
   out.write("work_precision.dat", data);
   out.write("timing_work_precision.dat", timing_data);
@@ -357,8 +356,7 @@ std::vector<std::string> writeLadderFiles(RunDirectory& out, const TestSetCase& 
               (has_published ? publishedCommand(false, ref.published) : std::string()) + "\n";
   }
   script += "unset multiplot\n";
-  const PlotOutcome plot = renderPlot(out, "work_precision.gp", "work_precision.png", script);
-  lines.push_back(plot.line());
+  std::vector<PlotOutcome> plots = {renderPlot(out, "work_precision.gp", "work_precision.png", script)};
 
   const std::string timing_script =
       "if (!exists(\"outfile\")) outfile = 'timing_work_precision.png'\n" + common +
@@ -366,10 +364,8 @@ std::vector<std::string> writeLadderFiles(RunDirectory& out, const TestSetCase& 
       "set logscale x\nset format x '10^{%L}'\n"
       "set xlabel 'wall time per run [ms] (median of " + std::to_string(options.timing_repeats) + ")'\n" +
       curveCommands("timing_work_precision.dat", timing_curves, "1:2", false) + "\n";
-  const PlotOutcome timing_plot =
-      renderPlot(out, "timing_work_precision.gp", "timing_work_precision.png", timing_script);
-  lines.push_back(timing_plot.line());
-  return lines;
+  plots.push_back(renderPlot(out, "timing_work_precision.gp", "timing_work_precision.png", timing_script));
+  return plots;
 }
 
 }  // namespace kktdae::apps

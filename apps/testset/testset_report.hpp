@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/gnuplot.hpp"
 #include "common/run_directory.hpp"
 #include "kktdae/experiments/test_set.hpp"
 
@@ -22,9 +23,9 @@ void writeRunFiles(RunDirectory& out, const TestSetCase& problem, const TestSetR
 /// The ladder's table, one row per rung.
 std::string formatLadderTable(const std::vector<TestSetLadderRow>& rows);
 
-/// ladder.csv, ladder.json, timing_ladder.csv, timing.json and both plots; returns the lines to
-/// print about the plots.
-std::vector<std::string> writeLadderFiles(RunDirectory& out, const TestSetCase& problem,
+/// ladder.csv, ladder.json, timing_ladder.csv, timing.json and both plots; returns how each plot
+/// ended (one NothingToDraw when no run reached t_end).
+std::vector<PlotOutcome> writeLadderFiles(RunDirectory& out, const TestSetCase& problem,
                                           const TestSetLadderOptions& options,
                                           const std::vector<TestSetLadderRow>& rows);
 

@@ -19,9 +19,11 @@
 namespace kktdae::testing {
 std::atomic<bool> counting_allocations{false};
 std::atomic<long> allocation_count{0};
+std::atomic<long long> allocation_bytes{0};
 }  // namespace kktdae::testing
 
 using kktdae::testing::AllocationCounter;
+using kktdae::testing::allocation_bytes;
 using kktdae::testing::allocation_count;
 using kktdae::testing::counting_allocations;
 
@@ -31,15 +33,24 @@ void* __libc_calloc(std::size_t count, std::size_t size);
 void* __libc_realloc(void* p, std::size_t size);
 
 void* malloc(std::size_t size) {
-  if (counting_allocations) ++allocation_count;
+  if (counting_allocations) {
+    ++allocation_count;
+    allocation_bytes += static_cast<long long>(size);
+  }
   return __libc_malloc(size);
 }
 void* calloc(std::size_t count, std::size_t size) {
-  if (counting_allocations) ++allocation_count;
+  if (counting_allocations) {
+    ++allocation_count;
+    allocation_bytes += static_cast<long long>(count * size);
+  }
   return __libc_calloc(count, size);
 }
 void* realloc(void* p, std::size_t size) {
-  if (counting_allocations) ++allocation_count;
+  if (counting_allocations) {
+    ++allocation_count;
+    allocation_bytes += static_cast<long long>(size);
+  }
   return __libc_realloc(p, size);
 }
 }

@@ -46,3 +46,34 @@ TEST_CASE("allocation: generalized-alpha steps allocate nothing after warm-up (d
     }
   }
 }
+
+namespace {
+
+/// Bytes a whole two-step run allocates (stepper, KLU, KKT workspace, recorder) on an n-link chain.
+long long bytesOfTwoSteps(int links, Integrator integrator) {
+  const PendulumChain chain(PendulumChainParams::uniform(links));
+  SimulationOptions options;
+  options.integrator = integrator;
+  options.dt = 0.005;
+  options.steps = 2;
+  const State initial = chain.initialState(0.3);
+  AllocationCounter counter;
+  const Summary summary = simulate(chain, initial, options);
+  REQUIRE(summary.ok());
+  return counter.bytes();
+}
+
+}  // namespace
+
+TEST_CASE("allocation: a generalized-alpha or HHT run on a long chain allocates memory linear in its links",
+          "[allocation][generalized_alpha]") {
+  // The sparse path (taken by itself from 4 links) holds nothing nq x nq: doubling the links at
+  // most doubles the bytes (plus KLU's fill and rounding). A dense block anywhere in the step
+  // makes the ratio about 4 (it was 3.9 with the dense derivative blocks of 300 to 600 links).
+  for (Integrator integrator : {Integrator::GeneralizedAlpha, Integrator::Hht}) {
+    const long long small = bytesOfTwoSteps(300, integrator);
+    const long long large = bytesOfTwoSteps(600, integrator);
+    INFO(toString(integrator) << ": " << small << " bytes at 300 links, " << large << " at 600");
+    CHECK(static_cast<double>(large) < 2.3 * static_cast<double>(small));
+  }
+}

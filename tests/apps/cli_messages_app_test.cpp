@@ -28,6 +28,17 @@ TEST_CASE("cli: an integer flag given a non-integer says so", "[apps][cli]") {
   checkUsageError(KKTDAE_COMPARE_APP, "--repeats 3.0" + outDir("cli_repeats"), {"--repeats", "not an integer"});
   // In range but out of bounds: the bounds as they are.
   checkUsageError(KKTDAE_CONSTRAINTS_APP, "--links 0" + outDir("cli_links0"), {"an integer from 1 to 1000000000, got 0"});
+  // No step, nothing to run (it once ran, then failed on the log-scale plot of zero violations).
+  checkUsageError(KKTDAE_CONSTRAINTS_APP, "--steps 0" + outDir("cli_steps0"), {"--steps", "from 1 to 1000000000, got 0"});
+}
+
+TEST_CASE("cli: a flag of a mode that does not run is a usage error", "[apps][cli]") {
+  for (const std::string flags : {"--adaptive-ensemble 5", "--adaptive-tolerances 1e-6", "--adaptive-tuner-horizon 0.2",
+                                  "--adaptive-tuner-refine 4"}) {
+    checkUsageError(KKTDAE_ERRDYN_APP, flags + outDir("cli_errdyn_adaptive"), {flags.substr(0, flags.find(' ')), "--adaptive"});
+  }
+  checkUsageError(KKTDAE_ERRDYN_APP, "--adaptive-tuner-only --adaptive-ensemble 5" + outDir("cli_errdyn_tuner"),
+                  {"--adaptive-ensemble", "--adaptive"});
 }
 
 TEST_CASE("cli: a number range prints its real bounds and refuses nan", "[apps][cli]") {
@@ -65,11 +76,16 @@ TEST_CASE("cli: a run larger than the memory available is a usage error naming t
                   {"--links 2 --steps 1000000000", "needs about 400 GB of memory"});
   checkUsageError(KKTDAE_CIRCLE_APP, "--t-final 1000000 --dt 0.001" + outDir("cli_memory_circle"),
                   {"--t-final 1000000.0 --dt 0.001", "needs about 300 GB of memory"});
+  // The implicit integrators hold more per link: generalized-α and HHT 6 kB, IDA 10 kB.
+  checkUsageError(KKTDAE_CONSTRAINTS_APP, "--links 100000000 --steps 1 --integrator hht" + outDir("cli_memory_hht"),
+                  {"--links 100000000 --steps 1", "needs about 600 GB of memory"});
+  checkUsageError(KKTDAE_CONSTRAINTS_APP, "--links 100000000 --steps 1 --integrator ida_ggl" + outDir("cli_memory_ida"),
+                  {"--links 100000000 --steps 1", "needs about 1 TB of memory"});
 }
 
 TEST_CASE("cli: every app's usage errors exit 2, --help exits 0", "[apps][cli]") {
   for (const std::string app : {KKTDAE_CONSTRAINTS_APP, KKTDAE_CIRCLE_APP, KKTDAE_COMPARE_APP, KKTDAE_ERRDYN_APP,
-                                KKTDAE_TUTORIAL_APP}) {
+                                KKTDAE_TUTORIAL_APP, KKTDAE_SWEEP_APP, KKTDAE_TESTSET_APP}) {
     INFO(app);
     CHECK(runApp(app, "--bogus").exit_code == 2);
     CHECK(runApp(app, "--help").exit_code == 0);

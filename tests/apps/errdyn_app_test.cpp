@@ -90,3 +90,17 @@ TEST_CASE("errdyn app: --adaptive-tuner-only tunes every case inside its own ban
   CHECK(csv[0].size() > 100);
   CHECK(csv[0] == csv[1]);
 }
+
+TEST_CASE("errdyn app: SIGINT during --trajectory stops it between limits, exit 130 with an 'interrupted' manifest",
+          "[apps][errdyn][signals]") {
+  // The trajectory limits take minutes (its rows' bisections took 87-106 s to notice a signal);
+  // `timeout` kills an app still running 60 s after the signal.
+  const auto dir = freshOutputDir("errdyn_trajectory_signal");
+  const AppRun run = runShell("timeout -s KILL 70 '" + kErrdynApp + "' --trajectory --no-limits --no-maps --out '" +
+                              dir.string() + "' & app=$!; sleep 3; kill -INT $app; wait $app");
+  INFO(run.output);
+  CHECK(run.exit_code == 130);
+  const auto manifest = readJson(dir / "manifest.json");
+  CHECK(manifest["status"] == "interrupted");
+  CHECK(!readJson(dir / "errdyn.json").contains("trajectory"));  // unfinished rows are no result
+}

@@ -136,6 +136,19 @@ TEST_CASE("sweep app: a sweep file with an unknown key, a wrong type or an empty
       {R"({"model": "chain", "axes": {"integrator": ["rk4", "rk5"]}})", "axes.integrator[1]: 'rk5' is not one of"},
       {R"({"model": "chain", "runs": []})", "runs: empty list"},
       {R"({"model": "pendulum"})", "model: 'pendulum' is not one of"},
+      // Hostile input: the last of two equal keys won silently (2-link chains for a 3-link file).
+      {R"({"model": "chain", "fixed": {"links": 3}, "fixed": {"steps": 50}})", "fixed: given twice in one object"},
+      {R"({"model": "chain", "fixed": {"dt": 1e999}})", "fixed.dt: not valid JSON: number overflow"},
+      {R"({"model": "chain", "runs": [{"dt": 0.01}, {"dt": 0.01, "dt": 0.02}]})", "runs[1].dt: given twice"},
+      // A stability row the library would refuse (once: after every run, with nlohmann's type error).
+      {R"({"model": "circle", "measure": "stability", "fixed": {"x0": 1.01},
+           "axes": {"integrator": ["rk4", "cvode_bdf"]}})", "axes.integrator[1]: 'cvode_bdf' chooses its own steps"},
+      {R"({"model": "chain", "measure": "stability"})", "stretch: 0 (run with {})"},
+      {R"({"model": "circle", "measure": "stability", "axes": {"x0": [1.01, 1]}})", "x0: 1 (run with {\"x0\":1.0})"},
+      {R"({"model": "four_bar", "measure": "stability"})", "measure: 'stability' needs a start off the manifold"},
+      {R"({"model": "chain", "fixed": {"dt": 1e-6, "horizon": 1e4}})", "horizon: horizon / dt = 1e+10 steps"},
+      {R"({"model": "circle", "measure": "stability", "fixed": {"x0": 1.01, "horizon": 1e300}})", "horizon: horizon / dt"},
+      {R"({"model": "chain", "fixed": {"links": 1000000000}})", "needs about"},
   };
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const auto file = writeSweepFile("bad" + std::to_string(i), cases[i].first);
@@ -143,9 +156,33 @@ TEST_CASE("sweep app: a sweep file with an unknown key, a wrong type or an empty
     const AppRun run = runApp(kSweepApp, shellQuoted(file) + " --out " + shellQuoted(dir));
     INFO(cases[i].first << "\n" << run.output);
     CHECK(run.exit_code == 2);
-    CHECK_THAT(run.output, Contains(cases[i].second));
+    CHECK_THAT(run.output, Contains(file.string() + ": ") && Contains(cases[i].second));
     CHECK(!std::filesystem::exists(dir / "sweep.csv"));
   }
+}
+
+TEST_CASE("sweep app: a value nested 10^5 levels deep is refused naming the file and key, not a crash",
+          "[apps][sweep]") {
+  // nlohmann parses it iteratively, but dump() (the error message's) recursed and overflowed the stack.
+  const int depth = 100000;
+  const auto file = writeSweepFile("nested", R"({"model": "chain", "fixed": {"links": )" + std::string(depth, '[') +
+                                                 std::string(depth, ']') + "}}");
+  const auto dir = freshOutputDir("sweep_nested");
+  const AppRun run = runApp(kSweepApp, shellQuoted(file) + " --out " + shellQuoted(dir));
+  INFO(run.output.substr(0, 2000));
+  CHECK(run.exit_code == 2);
+  CHECK_THAT(run.output, Contains(file.string() + ": fixed.links[0]") && Contains("nested deeper than 16 levels"));
+}
+
+TEST_CASE("sweep app: usage errors exit 2 whatever CLI11's code for them", "[apps][sweep]") {
+  const auto dir = freshOutputDir("sweep_usage");
+  for (const std::string& flags : {std::string("--bogus"), std::string("--threads -1"), std::string(""),
+                                   shellQuoted(kSmall) + " --threads 2 --threads 3"}) {
+    const AppRun run = runApp(kSweepApp, flags + " --out " + shellQuoted(dir));
+    INFO(flags << "\n" << run.output);
+    CHECK(run.exit_code == 2);
+  }
+  CHECK(runApp(kSweepApp, "--help").exit_code == 0);
 }
 
 TEST_CASE("sweep app: options the library refuses for one run make that run an 'invalid' row, and the sweep goes on",
@@ -281,6 +318,82 @@ TEST_CASE("sweep app: a killed threaded job keeps its journal, refuses a fresh s
   CHECK_THAT(resumed.output, Contains("11 to run, 5 from journals"));
   requireSameFiles(reference, dir);
   CHECK(countLines(readFile(dir / "journal-a2-r0.jsonl")) == 11);
+}
+
+TEST_CASE("sweep app: a finished sweep's manifest lists its files, and SIGINT and SIGTERM exit 130 and 143 with an "
+          "'interrupted' manifest and the journals to resume from",
+          "[apps][sweep][signals]") {
+  const auto complete = threadedRun("sweep_manifest", "1");
+  const auto manifest = readJson(complete / "manifest.json");
+  CHECK(manifest["app"] == "kktdae-sweep");
+  CHECK(manifest["status"] == "complete");
+  std::vector<std::string> listed;
+  for (const auto& file : manifest["files"]) listed.push_back(file["name"].get<std::string>());
+  CHECK(listed == std::vector<std::string>{"sweep.csv", "sweep.json", "timing.csv", "timing.json"});
+
+  for (const auto& [signal, code] : {std::pair<std::string, int>{"INT", 130}, {"TERM", 143}}) {
+    const auto dir = freshOutputDir("sweep_signal_" + signal);
+    const AppRun stopped = runShell("KKTDAE_SWEEP_TEST_KILL=0:5:" + signal + " '" + kSweepApp + "' " +
+                                    shellQuoted(kSmall) + " --threads 1 --out " + shellQuoted(dir));
+    INFO(signal << ": " << stopped.output);
+    CHECK(stopped.exit_code == code);
+    CHECK(!std::filesystem::exists(dir / "sweep.csv"));
+    const auto interrupted = readJson(dir / "manifest.json");
+    CHECK(interrupted["status"] == "interrupted");
+    CHECK_THAT(interrupted["message"].get<std::string>(), Contains("--resume " + dir.string()));
+    CHECK(interrupted["files"].empty());
+    CHECK(countLines(readFile(dir / "journal-a1-r0.jsonl")) >= 5);
+    const AppRun resumed = runApp(kSweepApp, shellQuoted(kSmall) + " --resume " + shellQuoted(dir));
+    INFO(resumed.output);
+    CHECK(resumed.exit_code == 0);
+    requireSameFiles(complete, dir);
+    CHECK(readJson(dir / "manifest.json")["status"] == "complete");
+  }
+}
+
+TEST_CASE("sweep app: two sweeps started into one directory at once: one runs, the other is refused",
+          "[apps][sweep][lock]") {
+  // Whichever starts second finds the directory locked (or, if the first has ended, its
+  // journals): exit 2 either way, and the directory holds the first sweep whole.
+  const auto reference = threadedRun("sweep_lock_reference", "1");
+  const auto dir = freshOutputDir("sweep_two_at_once");
+  const std::string one = "'" + kSweepApp + "' " + shellQuoted(kSmall) + " --threads 1 --out " + shellQuoted(dir);
+  const AppRun both = runShell(one + " > /dev/null 2>&1 & a=$!; " + one + " > /dev/null 2>&1; b=$?; wait $a; "
+                               "echo codes $? $b");
+  INFO(both.output);
+  const bool first_won = both.output.find("codes 0 2") != std::string::npos;
+  CHECK((first_won || both.output.find("codes 2 0") != std::string::npos));
+  requireSameFiles(reference, dir);
+  CHECK(readJson(dir / "manifest.json")["status"] == "complete");
+  CHECK(countLines(readFile(dir / "journal-a1-r0.jsonl")) == 16);
+  CHECK(!std::filesystem::exists(dir / "journal-a2-r0.jsonl"));
+}
+
+TEST_CASE("sweep app: a stability row without a behaviour (a run the library refused) is written, not a crash",
+          "[apps][sweep]") {
+  // The file refuses every such run it can foresee; a row from a journal still reaches the writer,
+  // which once failed on it after all the runs ("type must be string, but is null") and again on
+  // every --resume.
+  const std::string text = R"({"model": "circle", "measure": "stability", "fixed": {"x0": 1.01, "horizon": 0.05},
+      "axes": {"omega": [10, 20]}})";
+  const auto file = writeSweepFile("refused_row", text);
+  const auto dir = freshOutputDir("sweep_refused_row");
+  const AppRun killed = runShell("KKTDAE_SWEEP_TEST_KILL=0:1 '" + kSweepApp + "' " + shellQuoted(file) +
+                                 " --threads 1 --out " + shellQuoted(dir));
+  REQUIRE(killed.exit_code == 128 + 9);
+  nlohmann::json row = nlohmann::json::parse(readFile(dir / "journal-a1-r0.jsonl"));
+  row["results"]["status"] = "invalid";
+  row["results"]["message"] = "refused";
+  for (const char* column : {"behaviour", "e0", "late_max", "steps"}) row["results"][column] = nullptr;
+  std::ofstream(dir / "journal-a1-r0.jsonl") << row.dump() << "\n";
+  const AppRun resumed = runApp(kSweepApp, shellQuoted(file) + " --resume " + shellQuoted(dir));
+  INFO(resumed.output);
+  REQUIRE(resumed.exit_code == 0);
+  const nlohmann::json document = readJson(dir / "sweep.json");
+  CHECK(document["status_counts"]["invalid"] == 1);
+  CHECK(document["behaviour_counts"].size() == 1);  // the other run's behaviour only
+  CHECK(document["runs"][0]["behaviour"].is_null());
+  CHECK_THAT(resumed.output, Contains("invalid"));
 }
 
 #ifdef KKTDAE_SWEEP_MPIEXEC

@@ -1,6 +1,7 @@
 #include "kktdae/experiments/limit_comparison.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "kktdae/core/checks.hpp"
 #include "kktdae/stabilization/error_dynamics.hpp"
@@ -26,6 +27,7 @@ std::vector<LimitComparisonRow> compareStabilityLimits(const std::vector<LimitCo
   for (const LimitComparisonCase& c : cases) {
     if (c.system == nullptr) throwInvalid("cases[].system", "null for model '" + c.model + "'");
   }
+  auto stopped = [&]() { return options.interrupt != nullptr && options.interrupt->load(); };
   auto row = [&](std::size_t index) {
     const LimitComparisonCase& c = cases[index];
     LimitComparisonRow r;
@@ -33,6 +35,7 @@ std::vector<LimitComparisonRow> compareStabilityLimits(const std::vector<LimitCo
     r.integrator = c.integrator;
     r.dt = c.dt;
     r.closed_form = baumgarteStabilityLimit(c.integrator, options.zeta);
+    if (stopped()) return r;
     TrajectoryLimitOptions predict;
     predict.integrator = c.integrator;
     predict.dt = c.dt;
@@ -43,13 +46,15 @@ std::vector<LimitComparisonRow> compareStabilityLimits(const std::vector<LimitCo
     predict.reference_dt_omega = options.reference_fraction * r.closed_form;
     r.predicted = predictStabilityLimit(*c.system, c.start, predict);
     if (options.variants) {
-      predict.variant = NormalBlockVariant::FrozenJacobian;
-      r.frozen_jacobian = predictStabilityLimit(*c.system, c.start, predict);
-      predict.variant = NormalBlockVariant::NoGamma;
-      r.no_gamma = predictStabilityLimit(*c.system, c.start, predict);
-      predict.variant = NormalBlockVariant::Decoupled;
-      r.decoupled = predictStabilityLimit(*c.system, c.start, predict);
+      for (auto [variant, limit] : {std::pair{NormalBlockVariant::FrozenJacobian, &r.frozen_jacobian},
+                                    std::pair{NormalBlockVariant::NoGamma, &r.no_gamma},
+                                    std::pair{NormalBlockVariant::Decoupled, &r.decoupled}}) {
+        if (stopped()) return r;
+        predict.variant = variant;
+        *limit = predictStabilityLimit(*c.system, c.start, predict);
+      }
     }
+    if (stopped()) return r;
     if (options.runaway) {
       RunawayLimitOptions runaway;
       runaway.integrator = c.integrator;
@@ -62,6 +67,7 @@ std::vector<LimitComparisonRow> compareStabilityLimits(const std::vector<LimitCo
       runaway.tolerance = options.tolerance;
       r.runaway = predictRunawayLimit(*c.system, c.start, runaway);
     }
+    if (stopped()) return r;
     StabilityBisectionOptions measure;
     measure.integrator = c.integrator;
     measure.dt = c.dt;

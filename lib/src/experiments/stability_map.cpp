@@ -26,6 +26,14 @@ void StabilityMapOptions::validate() const {
   for (double omega : omegas) requireNonNegative("omegas[]", omega);
   requireNonNegative("zeta", zeta);
   requirePositive("horizon", horizon);
+  for (double dt : dts) {
+    // Checked as a double: a horizon of 1e300 s would overflow the step count's conversion.
+    const double steps = horizon / dt;
+    if (!(steps < 9e18)) {
+      throwInvalid("horizon", formatDouble(horizon) + " s at dt " + formatDouble(dt) + " s needs " + formatDouble(steps) +
+                                  " steps: more than a run can count");
+    }
+  }
   if (min_steps < 10) throwInvalid("min_steps", "must be >= 10, got " + std::to_string(min_steps));
   requirePositive("blowup_ratio", blowup_ratio);
   requirePositive("decay_ratio", decay_ratio);

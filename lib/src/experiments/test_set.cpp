@@ -82,6 +82,7 @@ TestSetRunResult runTestSet(const TestSetCase& problem, const TestSetRunOptions&
   sim.integrator = options.integrator;
   sim.kkt = options.kkt;
   sim.generalized_alpha = options.generalized_alpha;
+  sim.interrupt = options.interrupt;
   if (adaptive) {
     // One output interval ending at t_end, hit exactly: the end state is a true step of the
     // solver, not an interpolation.
@@ -155,6 +156,7 @@ std::vector<TestSetLadderRow> runTestSetLadder(const TestSetCase& problem, const
     base.max_steps = options.max_steps;
     base.kkt = options.kkt;
     base.generalized_alpha = options.generalized_alpha;
+    base.interrupt = options.interrupt;
     if (isAdaptive(integrator)) {
       for (double tolerance : options.tolerances) {
         base.rtol = base.atol = tolerance;
@@ -187,6 +189,7 @@ std::vector<TestSetLadderRow> runTestSetLadder(const TestSetCase& problem, const
           row.refusal = error.what();
           break;
         }
+        if (row.result.summary.status == RunStatus::Interrupted) return rows;  // stopped mid-rung
         walls.push_back(row.result.summary.wall_seconds);
       }
       if (!walls.empty()) {

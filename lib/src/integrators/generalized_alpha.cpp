@@ -1,6 +1,8 @@
 // Generalized-α / HHT-α on the index-3 DAE (Arnold & Brüls 2007): Newton in (q̈ₙ₊₁, λₙ₊₁) with the
-// constraint rows scaled by 1/β′, on one dense LU of the block iteration matrix. q and q̇ are
-// affine in q̈ₙ₊₁ within a step (q = q_pred + β′ q̈, q̇ = v_pred + γ′ q̈), so an iterate is just q̈, λ.
+// constraint rows scaled by 1/β′, on one dense LU of the block iteration matrix, or on long chains
+// KLU of it in a fixed sparse pattern, where the residual too takes J at its pattern: that path
+// holds nothing nq×nq, so a step's memory and time are linear in nq. q and q̇ are affine in q̈ₙ₊₁
+// within a step (q = q_pred + β′ q̈, q̇ = v_pred + γ′ q̈), so an iterate is just q̈, λ.
 #include "kktdae/integrators/generalized_alpha.hpp"
 
 #include <Eigen/LU>
@@ -34,7 +36,6 @@ class GeneralizedAlphaStepper final : public FixedStepper {
         parameters_(setup.integrator == Integrator::Hht ? hhtParameters(setup.generalized_alpha.hht_alpha)
                                                         : chungHulbertParameters(setup.generalized_alpha.rho_inf)),
         f_(system, Stabilization::none(), setup.kkt, setup.controller),
-        derivatives_(system),
         nq_(system.nq()),
         nc_(system.nc()) {
     const int nu = system.nu();
@@ -48,10 +49,9 @@ class GeneralizedAlphaStepper final : public FixedStepper {
     qdd_ = Vector::Zero(nq_);
     lambda_ = Vector::Zero(nc_);
     u_ = Vector::Zero(nu);
-    M_ = Matrix::Zero(nq_, nq_);
+    if (system.massStructure() == MassStructure::General) M_ = Matrix::Zero(nq_, nq_);
     mass_diagonal_ = Vector::Zero(nq_);
     S_ = Matrix::Zero(nu, nq_);
-    J_ = Matrix::Zero(nc_, nq_);
     h_ = Vector::Zero(nq_);
     r_ = Vector::Zero(nq_);
     phi_ = Vector::Zero(nc_);
@@ -59,7 +59,10 @@ class GeneralizedAlphaStepper final : public FixedStepper {
     correction_ = Vector::Zero(nq_ + nc_);
     if (useSparse(system, setup)) {
       sparse_ = std::make_unique<detail::GeneralizedAlphaSparseMatrix>(system);
+      jacobian_values_ = Vector::Zero(system.jacobianNonZeros());
     } else {
+      derivatives_ = std::make_unique<DynamicsJacobian>(system);
+      J_ = Matrix::Zero(nc_, nq_);
       block_ = Matrix::Zero(nq_ + nc_, nq_ + nc_);
       lu_ = Eigen::PartialPivLU<Matrix>(nq_ + nc_);
     }
@@ -137,7 +140,8 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   const AccelerationFunction& accelerationFunction() const override { return f_; }
   long solves() const override { return solves_; }
   long modelEvaluations() const override {
-    return evaluations_ + derivatives_.modelEvaluations() + (sparse_ ? sparse_->modelEvaluations() : 0);
+    return evaluations_ + (derivatives_ ? derivatives_->modelEvaluations() : 0) +
+           (sparse_ ? sparse_->modelEvaluations() : 0);
   }
   long newtonIterations() const override { return newton_total_; }
   long jacobianEvaluations() const override { return jacobian_evaluations_; }
@@ -158,16 +162,19 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   Controller controller_;
   GeneralizedAlphaParameters parameters_;
   AccelerationFunction f_;  // the initial KKT solve and the observed terms at each settled state
-  DynamicsJacobian derivatives_;
   int nq_, nc_;
   CarriedState carried_;
   Vector jerk_, qdd_probe_, q_pred_, v_pred_, q_iterate_, v_iterate_, qdd_, lambda_, u_;
-  Matrix M_, S_, J_;
+  Matrix M_, S_;  // M_ only for a general M (a diagonal one is mass_diagonal_)
   Vector h_, r_, phi_, mass_diagonal_;  // mass_diagonal_: diag M at the iterate
-  Matrix block_;
   Vector rhs_, correction_;
-  Eigen::PartialPivLU<Matrix> lu_;                                 // dense path
-  std::unique_ptr<detail::GeneralizedAlphaSparseMatrix> sparse_;  // sparse path (KLU)
+  // Dense path: J, the derivative blocks and the block LU, each nq×nq or larger.
+  Matrix J_, block_;
+  std::unique_ptr<DynamicsJacobian> derivatives_;
+  Eigen::PartialPivLU<Matrix> lu_;
+  // Sparse path (KLU): the Newton matrix and J's values at its pattern.
+  std::unique_ptr<detail::GeneralizedAlphaSparseMatrix> sparse_;
+  Vector jacobian_values_;
   bool factorization_valid_ = false;
   double factorization_dt_ = 0.0;
   bool first_step_ = true;
@@ -226,7 +233,11 @@ class GeneralizedAlphaStepper final : public FixedStepper {
     }
     system_.bias(q, v, t, h_);
     system_.constraint(q, t, phi_);
-    system_.constraintJacobian(q, t, J_);
+    if (sparse_) {
+      system_.constraintJacobianValues(q, t, jacobian_values_);
+    } else {
+      system_.constraintJacobian(q, t, J_);
+    }
     ++evaluations_;
     if (diagonal) {
       r_ = mass_diagonal_.cwiseProduct(qdd_);
@@ -234,7 +245,13 @@ class GeneralizedAlphaStepper final : public FixedStepper {
       r_.noalias() = M_ * qdd_;
     }
     r_ += h_;
-    if (nc_ > 0) r_.noalias() -= J_.transpose() * lambda_;
+    if (sparse_) {
+      const IndexVector& rows = sparse_->jacobianRows();
+      const IndexVector& cols = sparse_->jacobianCols();
+      for (Eigen::Index p = 0; p < jacobian_values_.size(); ++p) r_[cols[p]] -= jacobian_values_[p] * lambda_[rows[p]];
+    } else if (nc_ > 0) {
+      r_.noalias() -= J_.transpose() * lambda_;
+    }
     if (u_.size() > 0) {
       system_.inputMap(q, t, S_);
       r_.noalias() -= S_.transpose() * u_;
@@ -255,14 +272,14 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   bool factorize(double t, ConstVectorRef q, ConstVectorRef v, double beta_prime, double gamma_prime, double dt,
                  StepReport& report) {
     if (sparse_) return factorizeSparse(t, q, v, beta_prime, gamma_prime, dt, report);
-    derivatives_.evaluate(t, q, v, qdd_, lambda_, u_);
+    derivatives_->evaluate(t, q, v, qdd_, lambda_, u_);
     ++jacobian_evaluations_;
-    block_.topLeftCorner(nq_, nq_) = derivatives_.mass();
-    block_.topLeftCorner(nq_, nq_) += beta_prime * derivatives_.stiffness();
-    block_.topLeftCorner(nq_, nq_) += gamma_prime * derivatives_.damping();
+    block_.topLeftCorner(nq_, nq_) = derivatives_->mass();
+    block_.topLeftCorner(nq_, nq_) += beta_prime * derivatives_->stiffness();
+    block_.topLeftCorner(nq_, nq_) += gamma_prime * derivatives_->damping();
     if (nc_ > 0) {
-      block_.topRightCorner(nq_, nc_) = -derivatives_.jacobian().transpose();
-      block_.bottomLeftCorner(nc_, nq_) = derivatives_.jacobian();
+      block_.topRightCorner(nq_, nc_) = -derivatives_->jacobian().transpose();
+      block_.bottomLeftCorner(nc_, nq_) = derivatives_->jacobian();
       block_.bottomRightCorner(nc_, nc_).setZero();
     }
     if (!block_.allFinite()) {

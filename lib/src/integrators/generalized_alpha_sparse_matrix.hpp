@@ -45,6 +45,9 @@ class GeneralizedAlphaSparseMatrix {
   void solveInPlace(Eigen::Ref<Vector> x);
 
   long nonZeros() const { return static_cast<long>(row_index_.size()); }
+  /// J's pattern (the model's constraintJacobianPattern()), for the residual's Jᵀλ.
+  const IndexVector& jacobianRows() const { return derivatives_.rows(); }
+  const IndexVector& jacobianCols() const { return derivatives_.cols(); }
   int colors() const { return derivatives_.colors(); }
   /// Colors of ∂h/∂(q, q̇)'s band (0 when h is constant).
   int biasColors() const { return derivatives_.biasColors(); }

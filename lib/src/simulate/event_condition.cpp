@@ -1,8 +1,10 @@
 #include "kktdae/simulate/event_condition.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include "kktdae/core/checks.hpp"
 #include "kktdae/simulate/event_helpers.hpp"
@@ -17,18 +19,21 @@ std::string trim(const std::string& text) {
   return text.substr(begin, end - begin);
 }
 
-/// "name[i]" → i, or −1 when `quantity` is not of that form.
-long bracketIndex(const std::string& quantity, const std::string& name) {
-  if (quantity.size() < name.size() + 3 || quantity.compare(0, name.size() + 1, name + "[") != 0 ||
+/// "name[i]" → i, or −1 when `quantity` is not of that form; an index of more than nine digits
+/// comes back as LONG_MAX, for the caller's range check. Throws std::invalid_argument naming
+/// `field` when the index is not a whole number ("q[1e0]", "q[-1]").
+long bracketIndex(const std::string& field, const std::string& condition, const std::string& quantity,
+                  const std::string& name) {
+  if (quantity.size() < name.size() + 2 || quantity.compare(0, name.size() + 1, name + "[") != 0 ||
       quantity.back() != ']') {
     return -1;
   }
   const std::string digits = trim(quantity.substr(name.size() + 1, quantity.size() - name.size() - 2));
-  if (digits.empty() || digits.size() > 9) return -2;
-  for (const char c : digits) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return -2;
-  }
-  return std::stol(digits);
+  const bool whole = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+  });
+  if (!whole) throwInvalid(field, "'" + condition + "': the index '" + digits + "' is not an integer >= 0");
+  return digits.size() > 9 ? std::numeric_limits<long>::max() : std::stol(digits);
 }
 
 }  // namespace
@@ -52,15 +57,15 @@ Event parseChainCondition(const std::string& field, const std::string& condition
     return pointCrossing(condition, [&chain](ConstVectorRef q) { return chain.tip(q); }, quantity == "x" ? 0 : 1,
                          value, direction);
   }
-  if (const long i = bracketIndex(quantity, "q"); i != -1) {
-    if (i < 0 || i >= 3L * links) {
+  if (const long i = bracketIndex(field, condition, quantity, "q"); i != -1) {
+    if (i >= 3L * links) {
       throwInvalid(field, "'" + condition + "': q index must be in 0.." + std::to_string(3 * links - 1) +
                               " for a " + std::to_string(links) + "-link chain");
     }
     return coordinateCrossing(condition, static_cast<int>(i), value, direction);
   }
-  if (const long k = bracketIndex(quantity, "tension"); k != -1) {
-    if (k < 0 || k >= links) {
+  if (const long k = bracketIndex(field, condition, quantity, "tension"); k != -1) {
+    if (k >= links) {
       throwInvalid(field, "'" + condition + "': link index must be in 0.." + std::to_string(links - 1) + " for a " +
                               std::to_string(links) + "-link chain");
     }

@@ -1,5 +1,8 @@
 #include "kktdae/simulate/event_helpers.hpp"
 
+#include <stdexcept>
+#include <string>
+
 #include "kktdae/core/checks.hpp"
 
 namespace kktdae {
@@ -54,6 +57,13 @@ Event linkTension(std::string name, const PendulumChain& chain, int link, double
 Event circleTension(std::string name, double value, EventDirection direction, EventAction action) {
   return makeEvent(std::move(name), direction, action,
                    [value](double, ConstVectorRef q, ConstVectorRef, ConstVectorRef lambda, Vector& g) {
+                     // Another model's q and λ would give a number that means nothing (or read
+                     // past a shorter one): refused at the first evaluation instead.
+                     if (q.size() != 2 || lambda.size() != 1) {
+                       throw std::runtime_error("circleTension watches the circle mass (nq = 2, nc = 1), not a "
+                                                   "model with nq = " + std::to_string(q.size()) + ", nc = " +
+                                                   std::to_string(lambda.size()));
+                     }
                      g[0] = -2.0 * lambda[0] * q.head<2>().norm() - value;
                    });
 }

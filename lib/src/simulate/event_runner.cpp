@@ -205,12 +205,20 @@ bool EventRunner::fireFound(long k, double t, ConstVectorRef q, ConstVectorRef v
     lambda_s_ = *l;
     l = &lambda_s_;
   }
-  for (int c = 0; c < components(); ++c) {
-    if (found[c] == 0) continue;
-    const int e = component_event_[c];
-    const double value = evaluate(e, t, q, v, *l)[component_index_[c]];
-    const EventDirection direction = found[c] > 0 ? EventDirection::Rising : EventDirection::Falling;
-    if (fire(c, k, direction, t, q, v, *l, value)) return true;
+  // Each event's g once for all its components found at this root (once per component found
+  // made m components that cross together cost m² component values).
+  int first = 0;
+  for (std::size_t e = 0; e < events_.size(); ++e) {
+    const int end = first + events_[e].size;
+    if (std::any_of(found + first, found + end, [](int f) { return f != 0; })) {
+      const Vector& g = evaluate(static_cast<int>(e), t, q, v, *l);
+      for (int c = first; c < end; ++c) {
+        if (found[c] == 0) continue;
+        const EventDirection direction = found[c] > 0 ? EventDirection::Rising : EventDirection::Falling;
+        if (fire(c, k, direction, t, q, v, *l, g[c - first])) return true;
+      }
+    }
+    first = end;
   }
   return false;
 }

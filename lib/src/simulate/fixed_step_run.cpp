@@ -95,6 +95,17 @@ Summary stepFailure(RunRecorder& recorder, const StepReport& report, long step_i
                                                     describeRows(kkt.offending_rows));
 }
 
+/// An event's g, its callback or observer, or the KKT solve for its λ threw at step k (0: the
+/// initial state): the run ends as a ModelError that blames the event, as the SUNDIALS drivers'
+/// messages do, not the model.
+Summary eventFailure(RunRecorder& recorder, long k, double t, const std::exception& error) {
+  recorder.summary().failed_step = k;
+  return recorder.finish(RunStatus::ModelError, "an event failed " +
+                                                    (k == 0 ? std::string("at the initial state")
+                                                            : "after step " + std::to_string(k)) +
+                                                    " (t = " + formatDouble(t) + " s): " + error.what());
+}
+
 template <class Steps>
 Summary runSteps(Steps& stepper, const RunContext& run) {
   const SimulationOptions& options = run.options;
@@ -115,7 +126,11 @@ Summary runSteps(Steps& stepper, const RunContext& run) {
     recorder.noteStart(state.t, stepper.terms());
     recorder.observeState(state.t, state.q, state.v, stepper.lambda(), stepper.terms(), stepper.rcond());
     if (events.active()) {
-      events.start(state.t, state.q, state.v, run.stepper_lambda_is_kkt ? &stepper.lambda() : nullptr);
+      try {
+        events.start(state.t, state.q, state.v, run.stepper_lambda_is_kkt ? &stepper.lambda() : nullptr);
+      } catch (const std::exception& error) {
+        return eventFailure(recorder, 0, state.t, error);
+      }
     }
 
     // The loop builds no text on the good path: the messages exist only on failure.
@@ -165,9 +180,14 @@ Summary runSteps(Steps& stepper, const RunContext& run) {
         }
       }
       summary.steps = k;
-      if (events.active() &&
-          events.afterStep(k, state.t, state.q, state.v, run.stepper_lambda_is_kkt ? &stepper.lambda() : nullptr)) {
-        return events.finishStopped(recorder);
+      if (events.active()) {
+        bool stop = false;
+        try {
+          stop = events.afterStep(k, state.t, state.q, state.v, run.stepper_lambda_is_kkt ? &stepper.lambda() : nullptr);
+        } catch (const std::exception& error) {
+          return eventFailure(recorder, k, state.t, error);
+        }
+        if (stop) return events.finishStopped(recorder);
       }
       if (k % options.observe_every == 0 || k == steps) {
         recorder.observeState(state.t, state.q, state.v, stepper.lambda(), terms, stepper.rcond());

@@ -125,9 +125,13 @@ Summary simulateChecked(const ConstrainedSystem& system, const State& initial, c
     }
   } catch (const std::invalid_argument&) {
     throw;  // a programming error in the call, reported as such
+  } catch (const std::bad_alloc&) {
+    // Not the run's numerical trouble but the machine's: the caller decides (an app reports it
+    // with its memory estimate and exits 1; a status would read as the method's failure).
+    throw;
   } catch (const std::exception& error) {
     // The drivers turn exceptions from the model and observer into ModelError themselves; what
-    // reaches here came from setting the run up (out of memory for the workspaces, typically).
+    // reaches here came from setting the run up (a workspace the model's sizes make impossible).
     Summary summary;
     summary.integrator = options.integrator;
     summary.form = options.kkt.form;

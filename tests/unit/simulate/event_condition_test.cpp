@@ -53,4 +53,10 @@ TEST_CASE("parseChainCondition: the --stop-when grammar", "[simulate][events]") 
     CHECK_THROWS_AS(parseChainCondition("--stop-when", bad, chain), std::invalid_argument);
     CHECK_THROWS_WITH(parseChainCondition("--stop-when", bad, chain), Contains("--stop-when"));
   }
+  // An index that is not a whole number says so, not that it is out of range.
+  for (const char* bad : {"q[1e0]<0", "q[1.0]<0", "q[-1]<0", "tension[ ]<0", "tension[0x1]<0"}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(parseChainCondition("--stop-when", bad, chain), Contains("is not an integer"));
+  }
+  CHECK_THROWS_WITH(parseChainCondition("--stop-when", "q[12345678901]<0", chain), Contains("q index must be in 0..5"));
 }

@@ -352,6 +352,8 @@ TEST_CASE("events: invalid events are refused naming the field, a g of the wrong
     const Summary summary = simulate(chain, chain.initialState(0.0), options);
     CHECK(summary.status == RunStatus::ModelError);
     CHECK_THAT(summary.message, Contains("'two'") && Contains("declares size 1") && Contains("left 2"));
+    // The event failed, not the model: the message blames it in every driver.
+    CHECK_THAT(summary.message, Contains("an event") && !Contains("the model or its controller"));
   }
 }
 
@@ -436,6 +438,16 @@ TEST_CASE("events: the rope of the circle mass goes slack where cos(theta) = (2g
     CHECK(t.fired.direction == EventDirection::Falling);
   }
   requireSameTimes(times, "circle slack");
+
+  // On another model the tension means nothing: the run says so instead of firing on it.
+  const PendulumChain chain(PendulumChainParams::uniform(2));
+  SimulationOptions options;
+  options.integrator = Integrator::Rk4;
+  options.steps = 10;
+  options.events = {circleTension("slack")};
+  const Summary refused = simulate(chain, chain.initialState(0.1), options);
+  CHECK(refused.status == RunStatus::ModelError);
+  CHECK_THAT(refused.message, Contains("circleTension watches the circle mass") && Contains("nq = 6"));
 }
 
 TEST_CASE("events: the double pendulum's inner link multiplier changes sign at the same time in every integrator",

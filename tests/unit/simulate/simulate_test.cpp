@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <new>
 
 #include "support/chain_starts.hpp"
 #include "support/test_models.hpp"
@@ -295,4 +296,21 @@ TEST_CASE("simulate: invalid options throw naming the field and value", "[simula
   wrong.q.resize(4);
   CHECK_THROWS_WITH(simulate(chain, wrong, options), Contains("q: size 4, expected 3"));
   CHECK_THROWS_WITH(parseIntegrator("leapfrog"), Contains("leapfrog") && Contains("rk4"));
+}
+
+TEST_CASE("simulate: a run whose workspaces cannot be allocated throws std::bad_alloc, not a failed status",
+          "[simulate][errors]") {
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer aborts on an allocation the machine refuses instead of returning null.
+  WARN("not under AddressSanitizer");
+#else
+  // The dense path's J alone is 10^5 x 3·10^5 doubles (240 GB): the allocator refuses it at once.
+  // Out of memory is the machine's limit, not the method's failure: a status (it was
+  // SolverFailure, "the run could not be set up") would read as a result and an app would exit 0.
+  const PendulumChain chain(PendulumChainParams::uniform(100000));
+  SimulationOptions options;
+  options.kkt.path = KktPath::Dense;
+  options.steps = 1;
+  CHECK_THROWS_AS(simulate(chain, chain.initialState(0.1), options), std::bad_alloc);
+#endif
 }

@@ -181,3 +181,15 @@ TEST_CASE("baumgarte guidance: RK4's gentle gain stays inside the limit even whe
     CHECK(errorStepSpectralRadius(Integrator::Rk4, 0.01, r.stabilization.alpha, r.stabilization.beta) < 1.0);
   }
 }
+
+TEST_CASE("error dynamics: a stability map whose horizon no step count can hold is refused naming the horizon",
+          "[stabilization][errdyn]") {
+  // round(1e300 / dt) does not fit a step count: it once wrapped to the 400-step minimum.
+  const PointOnPlane plane;
+  StabilityMapOptions options;
+  options.dts = {0.005};
+  options.omegas = {20.0};
+  options.horizon = 1e300;
+  CHECK_THROWS_WITH(runStabilityMap(plane, plane.offManifoldState(0.01, 0.0, 0.5), options),
+                    Catch::Contains("horizon") && Catch::Contains("more than a run can count"));
+}

@@ -3,6 +3,7 @@
 /// Predicted against measured Baumgarte stability limits over models, integrators and steps:
 /// the table of docs/baumgarte.md §5, as one library call.
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,10 @@ struct LimitComparisonOptions {
   double runaway_probe_horizon = 10.0;  ///< RunawayLimitOptions::probe_horizon [s] (its default)
   double runaway_energy_fraction = 0.3; ///< RunawayLimitOptions::energy_fraction
   SweepOptions parallel;   ///< rows run in parallel; each row is serial inside
+  /// Read between a row's limits (each a bisection, about a second): once set, the rows end
+  /// unfinished (the limits not computed keep their defaults, found = false), so the call returns
+  /// within one limit's time. The caller that set it discards the rows.
+  const std::atomic<bool>* interrupt = nullptr;
   void validate() const;
 };
 

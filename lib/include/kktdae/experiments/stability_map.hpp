@@ -28,7 +28,7 @@ struct StabilityMapOptions {
   std::vector<double> dts{0.005};     ///< step sizes [s]
   std::vector<double> omegas{20.0};   ///< Baumgarte ω = β [rad/s]; α = ζ ω
   double zeta = 1.0;                  ///< damping ratio ζ ≥ 0
-  double horizon = 2.0;               ///< each run's length [s] (rounded to whole steps)
+  double horizon = 2.0;               ///< each run's length [s] (rounded to whole steps; < 9e18 steps)
   long min_steps = 400;               ///< …but at least this many steps
   double blowup_ratio = 1e6;
   double decay_ratio = 1e-3;

@@ -5,6 +5,7 @@
 /// a work–precision ladder of every integrator over tolerances (adaptive) or step counts
 /// (fixed-step). docs/benchmarks.md has the results and the comparison with the published ones.
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -59,6 +60,9 @@ struct TestSetRunOptions {
   KktOptions kkt;
   /// ρ∞ (generalized_alpha), α (hht) and their Newton; ignored by the other integrators.
   GeneralizedAlphaOptions generalized_alpha;
+  /// Forwarded to the run (SimulationOptions::interrupt): once set, the run ends Interrupted at
+  /// its next step (fixed-step) or at t_end (adaptive: one output interval), not reaching the end.
+  const std::atomic<bool>* interrupt = nullptr;
   /// Throws std::invalid_argument naming the field and value.
   void validate() const;
 };
@@ -100,6 +104,9 @@ struct TestSetLadderOptions {
   KktOptions kkt;
   /// TestSetRunOptions::generalized_alpha of every generalized_alpha and hht rung.
   GeneralizedAlphaOptions generalized_alpha;
+  /// Forwarded to every rung (TestSetRunOptions::interrupt): once set, the ladder ends after the
+  /// rung under way and returns the rows finished before it (the stopped rung is no measurement).
+  const std::atomic<bool>* interrupt = nullptr;
   /// Throws std::invalid_argument naming the bad field and value.
   void validate() const;
 };

@@ -33,7 +33,8 @@ Event linkTension(std::string name, const PendulumChain& chain, int link, double
                   EventDirection direction = EventDirection::Falling, EventAction action = EventAction::Record);
 
 /// The circle mass's rod tension T = −2λ|p| [N] (circle_mass.hpp: the force is 2λ(x, y)), as
-/// g = T − value.
+/// g = T − value. A run of another model (nq ≠ 2 or nc ≠ 1) ends as ModelError at the first
+/// evaluation.
 Event circleTension(std::string name, double value = 0.0, EventDirection direction = EventDirection::Falling,
                     EventAction action = EventAction::Record);
 

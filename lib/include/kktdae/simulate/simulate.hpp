@@ -98,7 +98,8 @@ inline double SimulationOptions::gridTime(double t0, long k) const {
 /// message naming what, at which step and time; the Summary keeps its counters and everything
 /// observed before stays observed. Throws std::invalid_argument before the run for invalid options,
 /// wrong sizes and models that cannot run (nc() < 0, a controller for a model without inputs,
-/// inputs without inputMap(), a diagonal mass without massDiagonal()).
+/// inputs without inputMap(), a diagonal mass without massDiagonal()), and std::bad_alloc when the
+/// run's workspaces cannot be allocated.
 Summary simulate(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
                  const Observer& observer = {});
 
