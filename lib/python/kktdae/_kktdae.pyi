@@ -561,6 +561,7 @@ class Summary:
     warnings: List[RunWarning]
     events: List[FiredEvent]
     event_kkt_solves: int
+    observation_kkt_solves: int
     event_evaluations: int
     stopped_by_event: bool
     def warning_count(self, kind: WarningKind) -> int: ...
@@ -581,6 +582,12 @@ class DivergenceOptions:
     def __init__(self, **fields: object) -> None: ...
     def validate(self) -> None: ...
 
+class ObservedMultiplier(_Enum):
+    PHYSICAL: ObservedMultiplier
+    METHOD: ObservedMultiplier
+
+def physical_multiplier_law(stabilization: Stabilization, integrator: Union[Integrator, str]) -> Stabilization: ...
+
 class SimulationOptions:
     integrator: Integrator
     dt: float
@@ -596,6 +603,7 @@ class SimulationOptions:
     stabilization: Stabilization
     kkt: KktOptions
     divergence: DivergenceOptions
+    observed_multiplier: ObservedMultiplier
     events: List[Event]
     event_observer: Optional[Callable[[FiredEvent], object]]
     def __init__(self, **fields: object) -> None: ...

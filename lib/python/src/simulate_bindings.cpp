@@ -154,6 +154,8 @@ void bindSummary(py::module_& m) {
       .def_readonly("warnings", &Summary::warnings, "Counted warnings, one RunWarning per kind that occurred.")
       .def_readonly("events", &Summary::events, "The FiredEvents, in time order (a copy).")
       .def_readonly("event_kkt_solves", &Summary::event_kkt_solves, "KKT solves made for the events' λ.")
+      .def_readonly("observation_kkt_solves", &Summary::observation_kkt_solves,
+                    "KKT solves made for the physical λ at observed states.")
       .def_readonly("event_evaluations", &Summary::event_evaluations, "Calls of the events' g.")
       .def_property_readonly("stopped_by_event", &Summary::stoppedByEvent, "status == RunStatus.STOPPED_BY_EVENT")
       .def("warning_count", &Summary::warningCount, py::arg("kind"), "How many warnings of `kind` the run counted.")
@@ -185,6 +187,16 @@ void bindDivergenceOptions(py::module_& m) {
   defRepr(d, {"enabled", "manifold_factor", "velocity_factor", "energy_factor"});
 }
 
+void bindObservedMultiplier(py::module_& m) {
+  py::enum_<ObservedMultiplier> choice(m, "ObservedMultiplier",
+                                       "Which λ the observer, the recording and the events get: the physical multiplier of\n"
+                                       "the observed state (a KKT solve there without stabilization feedback) or the\n"
+                                       "integrator's own.");
+  addNamedValues(choice, std::vector<ObservedMultiplier>{ObservedMultiplier::Physical, ObservedMultiplier::Method});
+  m.def("physical_multiplier_law", &physicalMultiplierLaw, py::arg("stabilization"), py::arg("integrator"),
+        "The Stabilization whose KKT solve gives the physical multiplier of a run of `integrator`.");
+}
+
 void bindOptions(py::module_& m) {
   py::class_<SimulationOptions> options(m, "SimulationOptions",
                                         "What simulate() runs: integrator, step, length, stabilization, solver options.\n"
@@ -211,6 +223,8 @@ void bindOptions(py::module_& m) {
       .def_readwrite("kkt", &SimulationOptions::kkt, "KktOptions of the acceleration solve.")
       .def_readwrite("divergence", &SimulationOptions::divergence,
                      "DivergenceOptions: when a finite state counts as a blow-up.")
+      .def_readwrite("observed_multiplier", &SimulationOptions::observed_multiplier,
+                     "ObservedMultiplier: the physical λ of the observed state (default) or the integrator's own.")
       .def_readwrite("events", &SimulationOptions::events,
                      "Events to locate (a list of Event; assign a new list, the field is a copy).")
       .def("validate", &SimulationOptions::validate, "Raises ValueError naming the bad field and value.");
@@ -223,6 +237,7 @@ void bindOptions(py::module_& m) {
 void bindSimulate(py::module_& m) {
   bindSummary(m);
   bindDivergenceOptions(m);
+  bindObservedMultiplier(m);
   bindOptions(m);
 
   py::class_<Recording>(m, "Recording",

@@ -21,6 +21,9 @@ class ChainRunObserver final : public StateObserver {
     take(t, detail::measureChainState(chain_, q.data(), v.data()));
     if (also_observe_) also_observe_(t, q, v, lambda);
   }
+  // The chapter's metrics and trace read positions and velocities only: without an extra
+  // observer the run needs no solve for the physical multiplier.
+  bool readsMultiplier() const override { return static_cast<bool>(also_observe_); }
   ChainRunMetrics metrics() const { return metrics_.metrics(); }
 
  private:

@@ -141,6 +141,11 @@ class RattleStepper final : public FixedStepper {
   long modelEvaluations() const override { return evaluations_; }
   long newtonIterations() const override { return newton_total_; }
   std::string notes() const override { return notes_; }
+  std::string runNotes() const override {
+    if (rank_deficient_factorizations_ == 0) return {};
+    return "rattle: " + std::to_string(rank_deficient_factorizations_) + " rank-deficient constraint-space factorizations (" +
+           std::string(toString(kkt_options_.rank_deficiency)) + "). ";
+  }
 
  private:
   const ConstrainedSystem& system_;
@@ -152,7 +157,9 @@ class RattleStepper final : public FixedStepper {
   Vector u_, v_half_, correction_, total_correction_;
   Vector multiplier_, total_multiplier_, lambda_, qdd_;
   bool velocity_dependent_force_;
-  long solves_ = 0, evaluations_ = 0, newton_total_ = 0;
+  bool pseudo_inverse_ = false;  // the last factorization is MinimumNorm's A⁺ (applyPolicy())
+  bool regularized_ = false;     // the last factorization is Regularize's A + diag(ε) (applyPolicy())
+  long solves_ = 0, evaluations_ = 0, newton_total_ = 0, rank_deficient_factorizations_ = 0;
   std::string notes_;
 
   static StepReport withWhere(StepReport report, const std::string& where) {
@@ -187,7 +194,13 @@ class RattleStepper final : public FixedStepper {
         ratio = root_ratio * root_ratio;  // Cholesky pivots are square roots of A's
       }
     }
+    pseudo_inverse_ = false;
+    regularized_ = false;
     if (ratio > 0.0 && ratio >= kkt_options_.min_rcond) return {};
+    if (kkt_options_.rank_deficiency != RankDeficiencyPolicy::Fail && applyPolicy()) {
+      ++rank_deficient_factorizations_;
+      return {};
+    }
     return detail::failedSolve(ratio > 0.0 ? KktStatus::IllConditioned : KktStatus::Singular, ratio,
                                (*where != '\0' ? std::string(where) + " (t = " + formatDouble(t) + " s): " : std::string()) +
                                    "J M^-1 J^T " +
@@ -196,14 +209,53 @@ class RattleStepper final : public FixedStepper {
                                                 : std::string("is singular: constraint rows are dependent")));
   }
 
-  /// x ← (J W Jᵀ)⁻¹ x with the last factorization.
-  void solveConstraintSpace(Vector& x) const {
-    if (ws_.nc == 0) return;
-    if (ws_.sparse) {
-      ws_.constraint_space->ldlt.solveInPlace(x);
-    } else {
-      ws_.schur_llt.solveInPlace(x);
+  /// KktOptions::rank_deficiency on a singular or ill-conditioned A = J W Jᵀ (dense: ws_.schur
+  /// holds A; sparse: the assembled values): Regularize factorizes A + diag(ε) (εᵢ relative to
+  /// Aᵢᵢ, as the KKT solve does); MinimumNorm (dense only: makeRattleStepper refuses it on the
+  /// sparse path) keeps A's pivoted Cholesky for x ← A⁺x (SemidefinitePseudoInverse), pivots at or below
+  /// max(rank_tolerance, min_rcond) of the largest dropped. The position Newton then moves along
+  /// the range of Jᵀ only, and the velocity projection removes the violating component there: the
+  /// motion of the non-redundant model. False when even that fails.
+  bool applyPolicy() {
+    if (kkt_options_.rank_deficiency == RankDeficiencyPolicy::Regularize) {
+      if (ws_.sparse) {
+        SparseConstraintSpace& space = *ws_.constraint_space;
+        detail::regularizationOfRows(kkt_options_, ws_.constraint_diagonal, ws_);
+        space.addToDiagonal(ws_.rank_regularization);
+        regularized_ = space.ldlt.factorize(true);
+        return regularized_;
+      }
+      detail::regularizationOfMatrixRows(kkt_options_, ws_.schur, ws_);
+      ws_.schur.diagonal() += ws_.rank_regularization;
+      ws_.schur_llt.compute(ws_.schur);
+      regularized_ = ws_.schur_llt.info() == Eigen::Success;
+      return regularized_;
     }
+    ws_.ensureRankDeficientStorage();
+    const double tolerance = std::max(kkt_options_.rank_tolerance, kkt_options_.min_rcond);
+    if (ws_.pseudo_inverse.factorize(ws_.schur, tolerance) == 0) return false;
+    pseudo_inverse_ = true;
+    return true;
+  }
+
+  /// x ← (J W Jᵀ)⁻¹ x with the last factorization (A⁺x under MinimumNorm's decomposition).
+  void solveConstraintSpace(Vector& x) {
+    if (ws_.nc == 0) return;
+    if (pseudo_inverse_) {
+      ws_.pseudo_inverse.applyInPlace(x);
+      return;
+    }
+    const auto solve_into = [&](const auto& rhs, auto& step) {
+      step = rhs;
+      if (ws_.sparse) {
+        ws_.constraint_space->ldlt.solveInPlace(step);
+      } else {
+        ws_.schur_llt.solveInPlace(step);
+      }
+    };
+    solve_into(x, x);
+    // The velocity projection must leave J v = 0 exactly, not to within Regularize's ε.
+    if (regularized_) detail::refineRegularized(solve_into, ws_.rank_regularization, x, ws_);
   }
 
   /// out = W Jᵀ x with the J of the last factorization.
@@ -253,6 +305,11 @@ std::unique_ptr<FixedStepper> makeRattleStepper(const ConstrainedSystem& system,
     throwInvalid("stabilization.project_after_step",
                  "rattle holds phi = 0 and J qdot = 0 itself; a projection after its steps would break its "
                  "symplecticity (use Stabilization::none())");
+  }
+  if (setup.kkt.rank_deficiency == RankDeficiencyPolicy::MinimumNorm && KktWorkspace(system, setup.kkt).sparse) {
+    throwInvalid("kkt.rank_deficiency", "rattle on the sparse path cannot take minimum_norm (it needs the "
+                                        "eigen-decomposition of the dense J M^-1 J^T): use regularize, or "
+                                        "kkt.path = dense");
   }
   return std::make_unique<RattleStepper>(system, setup);
 }

@@ -65,16 +65,19 @@ KktResult solveBlockRankDeficient(const Stabilization& stabilization, const KktO
     return solveRankDeficientConstraintSpace(options, trigger_rcond, ws);
   }
   constraintSpaceDiagonal(ws);
-  const double epsilon = options.regularization * ws.constraint_diagonal.maxCoeff();
-  ws.block.bottomRightCorner(ws.nc, ws.nc).diagonal().array() += epsilon;
+  regularizationOfRows(options, ws.constraint_diagonal, ws);
+  ws.block.bottomRightCorner(ws.nc, ws.nc).diagonal() += ws.rank_regularization;
   ws.block_constant_part_ready = false;  // the corner is no longer the constant zero block
   ws.block_lu.compute(ws.block);
-  if (!(epsilon > 0.0) || !hasNonZeroPivots(ws)) {
+  if (!(ws.rank_regularization.minCoeff() > 0.0) || !hasNonZeroPivots(ws)) {
     return failedSolve(KktStatus::Singular, 0.0,
-                       "[M −Jᵀ; J εI] is singular (ε = " + formatDouble(epsilon) +
+                       "[M −Jᵀ; J diag(ε)] is singular (largest εᵢ = " +
+                           formatDouble(ws.rank_regularization.maxCoeff()) +
                            "): the constraint rows vanish or the model is not finite");
   }
   ws.block_solution = ws.block_lu.solve(ws.block_rhs);
+  refineRegularized([&](const auto& rhs, auto& step) { step = ws.block_lu.solve(rhs); }, ws.rank_regularization,
+                    ws.block_solution, ws);
   ws.qdd = ws.block_solution.head(ws.nq);
   ws.lambda = ws.block_solution.tail(ws.nc);
   return acceptedSolve(trigger_rcond, true, -1, ws);

@@ -7,9 +7,11 @@
 
 namespace kktdae::detail {
 
-/// Rows of J that a column-pivoted QR of Jᵀ finds linearly dependent on the others (relative
-/// threshold nc·eps·|R₀₀|). When J has full numerical rank, the weakest row (the last pivot) is
-/// returned so that an ill-conditioned failure still names a row. Allocates: failure path only.
+/// The rows a linear dependency among the rows of J runs through: the support of the null space
+/// of Jᵀ, from a column-pivoted QR of Jᵀ (relative threshold nc·eps·|R₀₀|) — every row of a loop
+/// closed twice, both copies of a row written twice. When J has full numerical rank, the weakest
+/// row (the last pivot) is returned so that an ill-conditioned failure still names a row.
+/// Allocates: failure path only.
 std::vector<int> dependentConstraintRows(ConstMatrixRef J);
 
 /// As above with the QR's relative threshold given (|R_ii| ≤ threshold · |R₀₀| counts as zero);

@@ -67,11 +67,11 @@ void KktWorkspace::ensureBlockStorage() {
 }
 
 void KktWorkspace::ensureRankDeficientStorage() {
-  if (eigen_coefficients.size() == nc) return;
-  eigen_work = Matrix::Zero(nc, nc);
-  eigenvectors = Matrix::Zero(nc, nc);
-  eigenvalues = Vector::Zero(nc);
-  eigen_coefficients = Vector::Zero(nc);
+  if (rank_regularization.size() == nc) return;
+  pseudo_inverse.resize(nc);
+  rank_regularization = Vector::Zero(nc);
+  refinement_rhs = Vector::Zero(nq + nc);
+  refinement_step = Vector::Zero(nq + nc);
 }
 
 Matrix KktWorkspace::jacobian() const {

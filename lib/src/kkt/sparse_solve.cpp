@@ -61,7 +61,8 @@ KktResult solveSchurSparse(const Stabilization& stabilization, const KktOptions&
       return sparseFailure(KktStatus::IllConditioned, rcond, illConditionedMessage(rcond, options), -1);
     }
     // The factorization leaves the assembled values untouched: regularize them and refactorize.
-    space.addToDiagonal(options.regularization * ws.constraint_diagonal.maxCoeff());
+    regularizationOfRows(options, ws.constraint_diagonal, ws);
+    space.addToDiagonal(ws.rank_regularization);
     if (!space.ldlt.factorize(true)) {
       return sparseFailure(KktStatus::Singular, 0.0, "J M⁻¹ Jᵀ + εI is not positive definite: a constraint row vanishes",
                            space.ldlt.breakdownIndex());
@@ -70,6 +71,14 @@ KktResult solveSchurSparse(const Stabilization& stabilization, const KktOptions&
   }
   ws.lambda = ws.schur_rhs;
   space.ldlt.solveInPlace(ws.lambda);
+  if (regularized) {
+    refineRegularized(
+        [&](const auto& rhs, auto& step) {
+          step = rhs;
+          space.ldlt.solveInPlace(step);
+        },
+        ws.rank_regularization, ws.lambda, ws);
+  }
   // q̈ = (f + Jᵀλ) / m, as the dense diagonal path computes it, in one pass over J's columns.
   space.accelerationsFromMultipliers(ws.lambda, ws.force, ws.mass_diagonal, ws.qdd);
   return acceptedSolve(rcond, regularized, -1, ws);
@@ -108,18 +117,27 @@ KktResult solveBlockSparse(const Stabilization& stabilization, const KktOptions&
       }
       return sparseFailure(KktStatus::IllConditioned, rcond, illConditionedMessage(rcond, options), -1);
     }
-    // [M −Jᵀ; J R + εI], ε relative to diag(J M⁻¹ Jᵀ) as in the dense path.
+    // [M −Jᵀ; J R + diag(ε)], εᵢ relative to (J M⁻¹ Jᵀ)ᵢᵢ as in the dense path.
     constraintSpaceDiagonal(space.J, ws.inverse_mass_diagonal, ws.constraint_diagonal);
-    ws.regularization.array() += options.regularization * ws.constraint_diagonal.maxCoeff();
+    regularizationOfRows(options, ws.constraint_diagonal, ws);
+    ws.regularization += ws.rank_regularization;
     block.assemble(ws.mass_diagonal, space.J, ws.regularization);
     if (!block.factorize()) {
-      return sparseFailure(KktStatus::Singular, 0.0, "[M −Jᵀ; J εI] is singular: a constraint row vanishes", -1);
+      return sparseFailure(KktStatus::Singular, 0.0, "[M −Jᵀ; J diag(ε)] is singular: a constraint row vanishes", -1);
     }
     regularized = true;
   }
   block.solution.head(nq) = ws.force;
   block.solution.tail(nc) = ws.constraint_target;
   block.solveInPlace(block.solution);
+  if (regularized) {
+    refineRegularized(
+        [&](const auto& rhs, auto& step) {
+          step = rhs;
+          block.solveInPlace(step);
+        },
+        ws.rank_regularization, block.solution, ws);
+  }
   ws.qdd = block.solution.head(nq);
   ws.lambda = block.solution.tail(nc);
   return acceptedSolve(rcond, regularized, -1, ws);

@@ -22,8 +22,9 @@ void hermiteInterpolate(double s, double h, ConstVectorRef q0, ConstVectorRef v0
 
 class EventRunner {
  public:
-  /// `stabilization` is the one of the run's own right-hand side, so that λ at located states is
-  /// the λ the observer would see there. Allocates everything the run needs.
+  /// `stabilization` is the law of the multiplier the observer sees (PhysicalMultiplier::eventLaw()),
+  /// so that λ at located states is the λ the observer would see there. Allocates everything the
+  /// run needs.
   EventRunner(const ConstrainedSystem& system, const SimulationOptions& options, const Stabilization& stabilization,
               Summary& summary);
 

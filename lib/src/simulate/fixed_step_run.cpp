@@ -10,6 +10,7 @@
 #include "kktdae/integrators/fixed_stepper.hpp"
 #include "event_runner.hpp"
 #include "../integrators/explicit_stepper.hpp"
+#include "physical_multiplier.hpp"
 #include "run_recorder.hpp"
 
 namespace kktdae::detail {
@@ -79,8 +80,19 @@ struct RunContext {
   RunRecorder& recorder;
   EventRunner& events;
   ProjectionWorkspace& projection_ws;
-  bool stepper_lambda_is_kkt;
+  PhysicalMultiplier& physical;
+  /// The events may use the multiplier handed to the observer at step ends (the physical one,
+  /// or the stepper's own where that is its KKT solve there); otherwise they solve for theirs.
+  bool events_take_observed;
 };
+
+/// The solve for the observed multiplier failed at step k (0: the initial state).
+Summary multiplierFailure(RunRecorder& recorder, long k, double t, const std::string& failure) {
+  recorder.summary().failed_step = k;
+  return recorder.finish(RunStatus::KktFailure, (k == 0 ? std::string("at the initial state")
+                                                        : "after step " + std::to_string(k)) +
+                                                    " (t = " + formatDouble(t) + " s): " + failure);
+}
 
 Summary stepFailure(RunRecorder& recorder, const StepReport& report, long step_index, double t, const char* where) {
   recorder.summary().failed_step = step_index;
@@ -124,10 +136,18 @@ Summary runSteps(Steps& stepper, const RunContext& run) {
     recorder.armDivergence(state);
     if (!stepper.reset(state)) return stepFailure(recorder, stepper.failure(), 0, state.t, "at the initial state");
     recorder.noteStart(state.t, stepper.terms());
-    recorder.observeState(state.t, state.q, state.v, stepper.lambda(), stepper.terms(), stepper.rcond());
+    // The multiplier the observer and the events get: the stepper's own, or the physical one
+    // solved for where it is not that and someone reads it.
+    PhysicalMultiplier& physical = run.physical;
+    const Vector* lambda = &stepper.lambda();
+    if (physical.solves() && (events.active() || recorder.observerReadsMultiplier())) {
+      lambda = physical.at(state.t, state.q, state.v, stepper.lambda(), failure);
+      if (lambda == nullptr) return multiplierFailure(recorder, 0, state.t, failure);
+    }
+    recorder.observeState(state.t, state.q, state.v, *lambda, stepper.terms(), stepper.rcond());
     if (events.active()) {
       try {
-        events.start(state.t, state.q, state.v, run.stepper_lambda_is_kkt ? &stepper.lambda() : nullptr);
+        events.start(state.t, state.q, state.v, run.events_take_observed ? lambda : nullptr);
       } catch (const std::exception& error) {
         return eventFailure(recorder, 0, state.t, error);
       }
@@ -180,17 +200,23 @@ Summary runSteps(Steps& stepper, const RunContext& run) {
         }
       }
       summary.steps = k;
+      const bool observed = k % options.observe_every == 0 || k == steps;
+      lambda = &stepper.lambda();
+      if (physical.solves() && (events.active() || (observed && recorder.observerReadsMultiplier()))) {
+        lambda = physical.at(state.t, state.q, state.v, stepper.lambda(), failure);
+        if (lambda == nullptr) return multiplierFailure(recorder, k, state.t, failure);
+      }
       if (events.active()) {
         bool stop = false;
         try {
-          stop = events.afterStep(k, state.t, state.q, state.v, run.stepper_lambda_is_kkt ? &stepper.lambda() : nullptr);
+          stop = events.afterStep(k, state.t, state.q, state.v, run.events_take_observed ? lambda : nullptr);
         } catch (const std::exception& error) {
           return eventFailure(recorder, k, state.t, error);
         }
         if (stop) return events.finishStopped(recorder);
       }
-      if (k % options.observe_every == 0 || k == steps) {
-        recorder.observeState(state.t, state.q, state.v, stepper.lambda(), terms, stepper.rcond());
+      if (observed) {
+        recorder.observeState(state.t, state.q, state.v, *lambda, terms, stepper.rcond());
       } else {
         recorder.track(state.t, terms, stepper.rcond());
       }
@@ -215,8 +241,10 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
   const std::unique_ptr<FixedStepper> stepper = makeFixedStepper(system, setup);
   RunRecorder recorder(system, options, observer, initial);
   Summary& summary = recorder.summary();
+  PhysicalMultiplier physical(system, options);
   recorder.attach(stepper->accelerationFunction(), [&](Summary& counted) {
     counted.kkt_solves = stepper->solves();
+    counted.observation_kkt_solves = physical.solveCount();
     counted.rhs_evaluations = stepper->modelEvaluations();
     counted.newton_iterations = stepper->newtonIterations();
     counted.jacobian_evaluations = stepper->jacobianEvaluations();
@@ -227,10 +255,13 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
   ProjectionWorkspace projection_ws(system, options.kkt);
   // Events watch the step ends and search inside a step on its Hermite interpolant; they never
   // touch the stepper, so the trajectory is the one without them.
-  EventRunner events(system, options, options.stabilization, summary);
-  // Where the stepper's λ is the KKT solve's at the settled state the events use it; otherwise
-  // (RATTLE's impulse average) they solve for their own.
-  const RunContext run{system, initial, options, recorder, events, projection_ws, stepper->lambdaIsKktSolve()};
+  EventRunner events(system, options, physical.eventLaw(), summary);
+  // The events use the multiplier the observer gets where it is a KKT solve at the step end (the
+  // physical one, or the explicit methods' own); otherwise (RATTLE's impulse average under
+  // ObservedMultiplier::Method) they solve for their own.
+  const RunContext run{system,        initial,  options,
+                       recorder,      events,   projection_ws,
+                       physical,      physical.eventsTakeObserved(stepper->lambdaIsKktSolve())};
   if (auto* explicit_stepper = dynamic_cast<ExplicitStepper*>(stepper.get())) {
     ExplicitSteps steps(*explicit_stepper);
     return runSteps(steps, run);

@@ -108,6 +108,8 @@ class RunRecorder {
 
   /// True when the run has an observer: the adaptive drivers solve for λ at an output only then.
   bool hasObserver() const { return static_cast<bool>(observer_); }
+  /// True when the run has an observer that reads λ (StateObserver::readsMultiplier()).
+  bool observerReadsMultiplier() const { return observer_ != nullptr && observer_->readsMultiplier(); }
 
   /// As observe(), but only tracks the violation (a step whose state is not handed out).
   void track(double t, const KktWorkspace& ws, double rcond) {

@@ -87,6 +87,29 @@ long SimulationOptions::gridSteps(double t0) const {
 
 namespace {
 
+/// KktOptions::rank_deficiency acts where the integrator solves J M⁻¹ Jᵀ (or the KKT block)
+/// itself: the explicit methods, CVODE's right-hand side, RATTLE's constraint space. The implicit
+/// methods' Newton matrices couple the constraint rows to the whole step ([M + β′K, −Jᵀ; J, 0],
+/// IDA's residual Jacobian), which a dependent row makes singular however λ is chosen: refused
+/// up front, by name, instead of failing at the first Newton step.
+void requirePolicyIntegrator(const SimulationOptions& options) {
+  switch (options.integrator) {
+    case Integrator::GeneralizedAlpha:
+    case Integrator::Hht:
+    case Integrator::IdaIndex1:
+    case Integrator::IdaGgl:
+      throwInvalid("kkt.rank_deficiency",
+                   std::string(toString(options.integrator)) + " cannot honour " +
+                       std::string(toString(options.kkt.rank_deficiency)) +
+                       ": its Newton matrix couples the constraint rows to the whole step and is singular where "
+                       "they are dependent, whatever lambda is chosen. Remove the redundant rows, or run an "
+                       "integrator that applies the policy to each solve (euler, semi_implicit, rk4, rattle, "
+                       "cvode_bdf, cvode_adams)");
+    default:
+      return;
+  }
+}
+
 // Both simulate() overloads: `observer` is what the adaptive drivers call; the fixed-step driver
 // calls `object` when given (the StateObserver overload, whose `observer` forwards to it) and
 // `observer` behind the StateObserver interface otherwise.
@@ -105,6 +128,7 @@ Summary simulateChecked(const ConstrainedSystem& system, const State& initial, c
     throwInvalid("stabilization.project_after_step",
                  "cvode_adams cannot project after steps: SUNDIALS projects with BDF methods only (use cvode_bdf)");
   }
+  if (options.kkt.rank_deficiency != RankDeficiencyPolicy::Fail) requirePolicyIntegrator(options);
   if (options.integrator == Integrator::IdaIndex1 && options.stabilization.kind == Stabilization::Kind::Soft) {
     throwInvalid("stabilization.kind", "soft constraints need the regularized solve; ida_index1 enforces its "
                                        "constraint row exactly (use a fixed-step integrator or CVODE)");

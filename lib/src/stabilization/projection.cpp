@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "../kkt/symmetric_eigen.hpp"
 #include "kktdae/core/checks.hpp"
 
 namespace kktdae {
@@ -45,10 +44,8 @@ void massWeightedCorrection(const Vector& x, ProjectionWorkspace& ws) {
 void solveMetric(Vector& x, ProjectionWorkspace& ws) {
   if (ws.sparse) {
     ws.constraint_space->ldlt.solveInPlace(x);
-  } else if (ws.use_pseudo_inverse) {  // eigenvalues already hold 1/w or 0
-    ws.eigen_coefficients.noalias() = ws.eigenvectors.transpose() * x;
-    ws.eigen_coefficients.array() *= ws.eigenvalues.array();
-    x.noalias() = ws.eigenvectors * ws.eigen_coefficients;
+  } else if (ws.use_pseudo_inverse) {
+    ws.pseudo_inverse.applyInPlace(x);
   } else {
     ws.schur_llt.solveInPlace(x);
   }
@@ -68,8 +65,8 @@ const char* factorMetricSparse(const ConstrainedSystem& system, ProjectionWorksp
 }
 
 /// Under a rank-deficiency policy (the run's KktOptions): Cholesky when J M⁻¹ Jᵀ is healthy (its
-/// pivots' ratio above the threshold), else the policy's answer, the pseudo-inverse by Jacobi
-/// eigen-decomposition (MinimumNorm: the smallest M-weighted correction) or A + εI (Regularize).
+/// pivots' ratio above the threshold), else the policy's answer, the pseudo-inverse by pivoted
+/// Cholesky (MinimumNorm: the smallest M-weighted correction) or A + diag(ε) (Regularize).
 /// Redundant but consistent constraints then project like their non-redundant set.
 bool factorRankDeficient(ProjectionWorkspace& ws) {
   ws.schur_llt.compute(ws.schur);
@@ -79,22 +76,17 @@ bool factorRankDeficient(ProjectionWorkspace& ws) {
     if (ratio * ratio > ws.rank_threshold) return true;
   }
   if (ws.rank_deficiency == RankDeficiencyPolicy::Regularize) {
-    ws.schur.diagonal().array() += ws.regularization * ws.schur.diagonal().maxCoeff();
+    // εᵢ relative to each row's own Aᵢᵢ (a vanished row's to the largest), as the KKT solve's.
+    const double largest = ws.schur.diagonal().maxCoeff();
+    for (Eigen::Index i = 0; i < ws.nc; ++i) {
+      const double own = ws.schur(i, i);
+      ws.schur(i, i) += ws.regularization * (own > ws.regularization * largest ? own : largest);
+    }
     ws.schur_llt.compute(ws.schur);
     return ws.schur_llt.info() == Eigen::Success;
   }
-  if (ws.eigenvalues.size() != ws.nc) {  // first rank-deficient projection: size the buffers
-    ws.eigen_work = Matrix::Zero(ws.nc, ws.nc);
-    ws.eigenvectors = Matrix::Zero(ws.nc, ws.nc);
-    ws.eigenvalues = Vector::Zero(ws.nc);
-    ws.eigen_coefficients = Vector::Zero(ws.nc);
-  }
-  ws.eigen_work = ws.schur;
-  detail::symmetricEigenJacobi(ws.eigen_work, ws.eigenvectors, ws.eigenvalues);
-  const double w_max = ws.eigenvalues.maxCoeff();
-  if (!(w_max > 0.0)) return false;
-  const double threshold = ws.rank_threshold * w_max;
-  for (int i = 0; i < ws.nc; ++i) ws.eigenvalues[i] = ws.eigenvalues[i] > threshold ? 1.0 / ws.eigenvalues[i] : 0.0;
+  ws.pseudo_inverse.resize(ws.nc);  // a no-op after the first rank-deficient projection
+  if (ws.pseudo_inverse.factorize(ws.schur, ws.rank_threshold) == 0) return false;
   ws.use_pseudo_inverse = true;
   return true;
 }

@@ -166,7 +166,8 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
   RunRecorder recorder(system, options, observer, initial);
   Summary& summary = recorder.summary();
   AccelerationFunction f(system, options.stabilization, options.kkt, options.controller);
-  recorder.attach(f);
+  PhysicalMultiplier physical(system, options);
+  recorder.attach(f, [&](Summary& counted) { counted.observation_kkt_solves = physical.solveCount(); });
   ProjectionWorkspace projection_ws(system, options.kkt);
   CvodeProblem problem;
   problem.f = &f;
@@ -176,14 +177,14 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
   problem.projected = initial;
   problem.recorder = &recorder;
   problem.nq = nq;
-  SundialsEvents events(system, options, options.stabilization, summary);
+  SundialsEvents events(system, options, physical.eventLaw(), summary);
   problem.events = &events;
 
   State start = initial;
   Vector qdd(nq);
   KktResult kkt;
   std::string terms_failure;  // why the output's constraint terms failed, if they did
-  if (auto ended = startAdaptiveRun(system, options, recorder, f, start, qdd, false, "")) return *ended;
+  if (auto ended = startAdaptiveRun(system, options, recorder, f, physical, start, qdd, false, "")) return *ended;
 
   // Declared in creation order so that destruction runs in reverse: solver memory first,
   // then its solvers, matrix and vectors, the context last.
@@ -324,7 +325,10 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
     // right-hand side's cost on seed 002's circle, once per output) and none of the other terms
     // (the next right-hand side evaluates and checks them at the state it is asked for).
     const bool needs_lambda = observed && recorder.hasObserver();
-    if (needs_lambda) {
+    // The physical multiplier, where the run's own solve (with its Baumgarte feedback) is not it,
+    // comes from a solve of its own; the run's is then not needed.
+    const bool own_solve = needs_lambda && !physical.solves();
+    if (own_solve) {
       kkt = f.evaluate(t_reached, q, v, qdd);
       if (!kkt.ok()) {
         fillStatistics(memory.get(), problem, summary);
@@ -344,9 +348,19 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
       fillStatistics(memory.get(), problem, summary);
       return recorder.finishDiverged(t_reached, verdict, q, v, f.workspace());
     }
-    const double rcond = needs_lambda ? kkt.rcond : std::nan("");
-    if (observed) {  // without an observer, f.lambda() is never read
-      recorder.observe(t_reached, q, v, f.lambda(), f.workspace(), rcond);
+    const Vector* lambda = &f.lambda();
+    if (needs_lambda && physical.solves()) {
+      lambda = physical.solve(t_reached, q, v, terms_failure);
+      if (lambda == nullptr) {
+        fillStatistics(memory.get(), problem, summary);
+        summary.failed_step = k;
+        return recorder.finish(RunStatus::KktFailure, "at the output t = " + formatDouble(t_reached) + " s: " +
+                                                          terms_failure);
+      }
+    }
+    const double rcond = own_solve ? kkt.rcond : std::nan("");
+    if (observed) {  // without an observer, λ is never read
+      recorder.observe(t_reached, q, v, *lambda, f.workspace(), rcond);
     } else {
       recorder.track(t_reached, f.workspace(), std::nan(""));
     }

@@ -186,13 +186,16 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
     summary.notes = "ida_ggl ignores " + options.stabilization.describe() + ": GGL holds phi and phi_dot itself. ";
   }
   AccelerationFunction f(system, stabilization, options.kkt, options.controller);
-  recorder.attach(f);
+  // IDA's own λ is its algebraic variable: the physical multiplier is a KKT solve at the output.
+  PhysicalMultiplier physical(system, options);
+  recorder.attach(f, [&](Summary& counted) { counted.observation_kkt_solves = physical.solveCount(); });
   IdaProblem problem;
   problem.f = &f;
   problem.nq = nq;
   problem.nc = nc;
   problem.ggl = ggl;
-  SundialsEvents events(system, options, stabilization, summary);
+  SundialsEvents events(system, options, physical.eventLaw(), summary);
+  events.own_lambda = !physical.solves();  // IDA's algebraic λ only under ObservedMultiplier::Method
   problem.events = &events;
 
   // Consistent initial values: GGL needs the state on the manifold (IDACalcIC cannot find λ, μ,
@@ -203,7 +206,7 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
                      " does not project after steps (IDA has no projection hook; ida_ggl holds phi itself). ";
   }
   Vector qdd(nq);
-  if (auto ended = startAdaptiveRun(system, options, recorder, f, start, qdd, ggl,
+  if (auto ended = startAdaptiveRun(system, options, recorder, f, physical, start, qdd, ggl,
                                     std::string(toString(options.integrator)) + ": ")) {
     return *ended;
   }
@@ -368,7 +371,18 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
       return recorder.finishDiverged(t_reached, verdict, q, v, f.workspace());
     }
     if (k % options.observe_every == 0 || k == steps) {
-      recorder.observe(t_reached, q, v, y.segment(2 * nq, nc), f.workspace(), std::nan(""));
+      if (physical.solves() && recorder.hasObserver()) {
+        const Vector* lambda = physical.solve(t_reached, q, v, terms_failure);
+        if (lambda == nullptr) {
+          fillStatistics(memory.get(), problem, summary);
+          summary.failed_step = k;
+          return recorder.finish(RunStatus::KktFailure, "at the output t = " + formatDouble(t_reached) + " s: " +
+                                                            terms_failure);
+        }
+        recorder.observe(t_reached, q, v, *lambda, f.workspace(), std::nan(""));
+      } else {
+        recorder.observe(t_reached, q, v, y.segment(2 * nq, nc), f.workspace(), std::nan(""));
+      }
     } else {
       recorder.track(t_reached, f.workspace(), std::nan(""));
     }

@@ -5,8 +5,9 @@
 namespace kktdae::detail {
 
 std::optional<Summary> startAdaptiveRun(const ConstrainedSystem& system, const SimulationOptions& options,
-                                        RunRecorder& recorder, AccelerationFunction& f, State& start, VectorRef qdd,
-                                        bool force_projection, const std::string& failure_prefix) {
+                                        RunRecorder& recorder, AccelerationFunction& f, PhysicalMultiplier& physical,
+                                        State& start, VectorRef qdd, bool force_projection,
+                                        const std::string& failure_prefix) {
   Summary& summary = recorder.summary();
   try {
     summary.failed_step = 0;  // until the initial state is through
@@ -23,7 +24,12 @@ std::optional<Summary> startAdaptiveRun(const ConstrainedSystem& system, const S
                                                         " s: " + kkt.message + describeRows(kkt.offending_rows));
     }
     recorder.noteStart(start.t, f.workspace());
-    recorder.observe(start.t, start.q, start.v, f.lambda(), f.workspace(), kkt.rcond);
+    const Vector* lambda = &f.lambda();
+    if (physical.solves() && recorder.hasObserver()) {
+      lambda = physical.solve(start.t, start.q, start.v, failure);
+      if (lambda == nullptr) return recorder.finish(RunStatus::KktFailure, "at the initial state: " + failure);
+    }
+    recorder.observe(start.t, start.q, start.v, *lambda, f.workspace(), kkt.rcond);
     summary.failed_step = -1;
   } catch (const std::exception& error) {
     return recorder.abort(error);

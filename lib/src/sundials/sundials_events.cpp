@@ -35,8 +35,9 @@ int cvodeEventRoots(SundialsEvents& events, double t, N_Vector y, double* gout) 
 
 int idaEventRoots(SundialsEvents& events, double t, N_Vector y, double* gout) try {
   const auto state = sd::view(y);
-  events.lambda = state.segment(2 * events.nq, events.nc);
-  events.runner.evaluateAll(t, state.head(events.nq), state.segment(events.nq, events.nq), &events.lambda, gout);
+  if (events.own_lambda) events.lambda = state.segment(2 * events.nq, events.nc);
+  events.runner.evaluateAll(t, state.head(events.nq), state.segment(events.nq, events.nq),
+                            events.own_lambda ? &events.lambda : nullptr, gout);
   return 0;
 } catch (const std::exception& error) {
   if (events.failure.empty()) events.failure = std::string("an event's g failed: ") + error.what();
@@ -52,9 +53,9 @@ bool cvodeRootReturned(void* memory, SundialsEvents& events, long k, double t, N
 bool idaRootReturned(void* memory, SundialsEvents& events, long k, double t, N_Vector y) {
   sd::checkIda(IDAGetRootInfo(memory, events.found.data()), "IDAGetRootInfo");
   const auto state = sd::view(y);
-  events.lambda = state.segment(2 * events.nq, events.nc);
-  return events.runner.fireFound(k, t, state.head(events.nq), state.segment(events.nq, events.nq), &events.lambda,
-                                 events.found.data());
+  if (events.own_lambda) events.lambda = state.segment(2 * events.nq, events.nc);
+  return events.runner.fireFound(k, t, state.head(events.nq), state.segment(events.nq, events.nq),
+                                 events.own_lambda ? &events.lambda : nullptr, events.found.data());
 }
 
 namespace {

@@ -26,6 +26,9 @@ struct SundialsEvents {
 
   EventRunner runner;
   int nq, nc;
+  /// IDA: the events read IDA's algebraic λ from y (ObservedMultiplier::Method) instead of
+  /// solving for the physical one.
+  bool own_lambda = true;
   std::vector<int> found;  // SUNDIALS' root info at the last root return
   Vector lambda;           // IDA's λ copied out of y
   /// Why a root-function call failed (an exception must not unwind through SUNDIALS' C frames);
@@ -42,7 +45,8 @@ void initIdaEvents(void* memory, SundialsEvents& events, IDARootFn roots);
 /// The body of CVODE's root function for y = (q, v): λ from a KKT solve at (t, q, v). Returns 0,
 /// or −1 after an exception (kept in events.failure).
 int cvodeEventRoots(SundialsEvents& events, double t, N_Vector y, double* gout);
-/// The body of IDA's root function for y = (q, v, λ, …): λ is IDA's own.
+/// The body of IDA's root function for y = (q, v, λ, …): λ is IDA's own (events.own_lambda) or
+/// a KKT solve at (t, q, v).
 int idaEventRoots(SundialsEvents& events, double t, N_Vector y, double* gout);
 
 /// After CV_ROOT_RETURN at (t, y) in output interval k: fires the roots found, in component

@@ -259,7 +259,8 @@ TEST_CASE("kkt small Schur path: a singular 2×2 system still fails, or takes th
   KktOptions options;
   const KktResult failed = solveAccelerations(redundant, 0.0, q, v, Vector(), {}, options, ws);
   CHECK((failed.status == KktStatus::Singular || failed.status == KktStatus::IllConditioned));
-  CHECK(failed.offending_rows.size() == 1);
+  // Both rows carry the dependency (the null vector of Jᵀ is (1, −1)): both are named.
+  CHECK(failed.offending_rows == std::vector<int>{0, 1});
   options.rank_deficiency = RankDeficiencyPolicy::MinimumNorm;
   const KktResult minimum_norm = solveAccelerations(redundant, 0.0, q, v, Vector(), {}, options, ws);
   CHECK(minimum_norm.ok());

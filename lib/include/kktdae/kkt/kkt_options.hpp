@@ -54,16 +54,21 @@ enum class RankDeficiencyPolicy {
   /// rows (the run ends with RunStatus::KktFailure). The default: a rank-deficient J is usually
   /// a modelling error, and silently choosing a λ hides it.
   Fail,
-  /// λ = A⁺ b, the minimum-norm solution of A λ = b, A = J M⁻¹ Jᵀ, from the eigen-decomposition
-  /// of A with eigenvalues ≤ max(rank_tolerance, min_rcond) · (largest) treated as zero. For redundant but
+  /// λ = A⁺ b, the minimum-norm solution of A λ = b, A = J M⁻¹ Jᵀ, from A's Cholesky with
+  /// diagonal pivoting stopped where the remaining pivots are ≤ max(rank_tolerance, min_rcond) ·
+  /// max diag(A) (SemidefinitePseudoInverse; about 1.2× a non-redundant solve's cost). For redundant but
   /// consistent constraints the motion and the total constraint force Jᵀλ are exactly those of
   /// the non-redundant model (λ itself is not unique; this is its shortest choice). Near a
   /// singular configuration it drops the force along the vanishing direction, so the constraint
   /// may drift there: pair it with Baumgarte or projection.
   MinimumNorm,
-  /// λ from (A + εI) λ = b with ε = regularization · max diag(A) (Block form: the matrix
-  /// [M −Jᵀ; J εI]), as MuJoCo's constraint regularization R. λ → A⁺ b as ε → 0; the motion differs from
-  /// the exact one by O(ε / smallest non-zero eigenvalue of A).
+  /// λ from (A + diag(ε)) λ = b with εᵢ = regularization · Aᵢᵢ, each row against its own
+  /// stiffness (a row whose Aᵢᵢ fell below regularization · max diag(A) has vanished and gets
+  /// regularization · max diag(A); Block form: the matrix [M −Jᵀ; J diag(ε)]), as MuJoCo's
+  /// constraint regularization R = (1 − d)/d · diag(A).
+  /// λ → A⁺ b as ε → 0; the motion differs from the exact one by O(εᵢ Aᵢᵢ / smallest non-zero
+  /// eigenvalue of A), which the row scaling keeps small where bodies differ in mass by orders of
+  /// magnitude (a single ε relative to the largest Aᵢᵢ did not).
   Regularize,
 };
 
@@ -89,14 +94,15 @@ struct KktOptions {
   /// What to do when the solve would fail as Singular or IllConditioned (see the enum). Only
   /// those two failures switch to the policy; NonFinite always fails.
   RankDeficiencyPolicy rank_deficiency = RankDeficiencyPolicy::Fail;
-  /// MinimumNorm's numerical rank threshold, relative to the largest eigenvalue of J M⁻¹ Jᵀ, in
-  /// (0, 1); min_rcond when that is larger (what is too ill-conditioned to solve is not solved). 1e-10 keeps directions whose constraint-space stiffness is at least 1e-10 of the
-  /// stiffest: on an exactly redundant model the spurious eigenvalues are ~1e-16 relative,
+  /// MinimumNorm's numerical rank threshold on the pivots of J M⁻¹ Jᵀ's pivoted Cholesky, relative
+  /// to its largest diagonal entry, in (0, 1); min_rcond when that is larger (what is too
+  /// ill-conditioned to solve is not solved). 1e-10 keeps directions whose constraint-space
+  /// stiffness is at least 1e-10 of the stiffest: on an exactly redundant model the spurious pivots are ~1e-16 relative,
   /// far below it. The dependent rows named in the report come from a column-pivoted QR of Jᵀ
   /// with the matching threshold √max(rank_tolerance, min_rcond) on J's singular values.
   double rank_tolerance = 1e-10;
-  /// Regularize's ε relative to max diag(J M⁻¹ Jᵀ), in (0, 1). Must exceed min_rcond, or the
-  /// regularized system is as ill-conditioned as the one it replaces.
+  /// Regularize's εᵢ relative to its row's diagonal entry of J M⁻¹ Jᵀ, in (0, 1). Must exceed
+  /// min_rcond, or the regularized system is as ill-conditioned as the one it replaces.
   double regularization = 1e-8;
 
   /// Dense or sparse solve (KktPath); Auto decides by the model and sparse_min_coordinates.

@@ -30,8 +30,8 @@ struct KktResult {
   /// True when the system was singular or ill-conditioned and KktOptions::rank_deficiency
   /// (MinimumNorm or Regularize) produced the answer: a successful solve that deserves a warning.
   bool rank_deficient = false;
-  /// With rank_deficient: the numerical rank of J M⁻¹ Jᵀ (MinimumNorm: eigenvalues above the
-  /// threshold; Regularize: −1, not computed). −1 otherwise.
+  /// With rank_deficient: the numerical rank of J M⁻¹ Jᵀ (MinimumNorm: pivots of the pivoted
+  /// Cholesky above the threshold; Regularize: −1, not computed). −1 otherwise.
   int rank = -1;
 
   bool ok() const { return status == KktStatus::Ok; }

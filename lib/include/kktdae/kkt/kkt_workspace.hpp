@@ -9,6 +9,7 @@
 #include "kktdae/core/types.hpp"
 #include "kktdae/kkt/kkt_options.hpp"
 #include "kktdae/kkt/sparse_block_system.hpp"
+#include "kktdae/linalg/semidefinite_pseudo_inverse.hpp"
 #include "kktdae/kkt/sparse_constraint_space.hpp"
 #include "kktdae/system/constrained_system.hpp"
 
@@ -99,10 +100,10 @@ struct KktWorkspace {
   Matrix jacobian() const;
 
   // --- rank-deficient solves (KktOptions::rank_deficiency; sized at the first such solve) ---
-  Matrix eigen_work;          ///< a copy of J M⁻¹ Jᵀ that the eigen-decomposition destroys, nc×nc
-  Matrix eigenvectors;        ///< V of J M⁻¹ Jᵀ = V diag(w) Vᵀ, nc×nc
-  Vector eigenvalues;         ///< w, nc (unsorted)
-  Vector eigen_coefficients;  ///< Vᵀ b, then scaled by 1/w, nc
+  SemidefinitePseudoInverse pseudo_inverse;  ///< MinimumNorm's (J M⁻¹ Jᵀ)⁺, nc×nc
+  Vector rank_regularization;  ///< Regularize's εᵢ, one per row (regularizationOfRows()), nc
+  Vector refinement_rhs;       ///< Regularize's refinement: E times the last correction, nq + nc
+  Vector refinement_step;      ///< Regularize's refinement: the last correction, nq + nc
 
   /// Sizes the rank-deficient buffers (a no-op after the first call).
   void ensureRankDeficientStorage();

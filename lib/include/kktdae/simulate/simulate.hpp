@@ -15,6 +15,7 @@
 #include "kktdae/integrators/rattle_options.hpp"
 #include "kktdae/simulate/divergence.hpp"
 #include "kktdae/simulate/events.hpp"
+#include "kktdae/simulate/observed_multiplier.hpp"
 #include "kktdae/simulate/state_observer.hpp"
 #include "kktdae/simulate/summary.hpp"
 #include "kktdae/stabilization/projection.hpp"
@@ -57,6 +58,10 @@ struct SimulationOptions {
   Controller controller;
   /// When a finite state counts as a blow-up (divergence.hpp): the run then ends as Diverged.
   DivergenceOptions divergence;
+  /// Which λ the observer, the recording and the events receive (observed_multiplier.hpp): the
+  /// physical multiplier of the observed state, solved for where the integrator's own is not it
+  /// (Baumgarte feedback, RATTLE, generalized-α, HHT, IDA), or the integrator's own.
+  ObservedMultiplier observed_multiplier = ObservedMultiplier::Physical;
   /// Count a ViolationAboveThreshold warning for every step's state with ‖φ‖∞ above this, in φ's
   /// units (> 0; ∞, the default, counts none).
   double warn_phi_inf = std::numeric_limits<double>::infinity();
@@ -86,8 +91,9 @@ inline double SimulationOptions::gridTime(double t0, long k) const {
 }
 
 /// Integrates `system` from `initial` and calls `observer` at t0 and at every observe_every-th
-/// grid time t0 + k·dt (not accumulated). The observer sees λ at the observed state: solved there
-/// (fixed-step, CVODE) or the DAE's own interpolated multiplier (IDA).
+/// grid time t0 + k·dt (not accumulated). The observer sees the λ options.observed_multiplier
+/// chooses: by default the physical multiplier of the observed state (the KKT solve there without
+/// stabilization feedback).
 ///
 /// Adaptive integrators reach output times by interpolation unless adaptive.stop_at_outputs;
 /// ida_ggl first projects the initial state onto the manifold (reported in Summary::notes) and

@@ -26,6 +26,11 @@ class StateObserver {
   virtual void observeState(double t, const Vector& q, const Vector& v, const Vector& lambda) {
     observe(t, q, v, lambda);
   }
+  /// Whether observe() reads λ. An observer that does not (a recording of positions and energy)
+  /// returns false, and the fixed-step driver then skips the solve for the physical multiplier
+  /// (SimulationOptions::observed_multiplier) at the states only it would see: λ is then the
+  /// integrator's own.
+  virtual bool readsMultiplier() const { return true; }
 };
 
 }  // namespace kktdae

@@ -120,6 +120,9 @@ struct Summary {
   /// fixed-step methods, interpolated states inside steps, CVODE's root-function calls), counted
   /// apart from kkt_solves: the run's own solves do not change when events are added.
   long event_kkt_solves = 0;
+  /// KKT solves for the physical multiplier at observed states and step ends
+  /// (ObservedMultiplier::Physical where the integrator's own multiplier is not it).
+  long observation_kkt_solves = 0;
   /// Calls of the events' g functions (one per event per evaluated state).
   long event_evaluations = 0;
 

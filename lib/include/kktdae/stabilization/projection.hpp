@@ -9,6 +9,7 @@
 #include "kktdae/core/state.hpp"
 #include "kktdae/kkt/kkt_options.hpp"
 #include "kktdae/kkt/sparse_constraint_space.hpp"
+#include "kktdae/linalg/semidefinite_pseudo_inverse.hpp"
 #include "kktdae/system/constrained_system.hpp"
 
 namespace kktdae {
@@ -55,8 +56,7 @@ struct ProjectionWorkspace {
   RankDeficiencyPolicy rank_deficiency = RankDeficiencyPolicy::Fail;
   double rank_threshold = 1e-10, regularization = 1e-8;
   bool use_pseudo_inverse = false;  ///< the last factorization fell back on the pseudo-inverse
-  Matrix eigen_work, eigenvectors;  ///< pseudo-inverse buffers (sized at first use)
-  Vector eigenvalues, eigen_coefficients;
+  SemidefinitePseudoInverse pseudo_inverse;  ///< (J M⁻¹ Jᵀ)⁺ (sized at first use)
   Vector q, v, phi, phi_t, mass_diagonal, correction, multiplier;
   Matrix M, J, inverse_mass_jt, schur;  ///< dense path only (empty on the sparse path)
   Eigen::LLT<Matrix> mass_llt, schur_llt;
