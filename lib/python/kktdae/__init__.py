@@ -7,9 +7,12 @@ ConstrainedSystem (a Python class can too); simulate() runs one and returns the 
 Recording filled inside C++. docs/python.md is the guide.
 """
 from ._kktdae import *  # noqa: F401,F403  (the extension module defines __all__-worthy names only)
-from . import _kktdae
+from . import _kktdae, _overrides
+from ._model_wrapper import ModelWrapper
 
 __version__ = "0.1.0"
+
+_overrides.install()
 
 
 class SimulationError(RuntimeError):
@@ -33,4 +36,4 @@ def _raise_on_failure(self):
 
 _kktdae.SimulationResult.raise_on_failure = _raise_on_failure
 
-__all__ = [name for name in dir(_kktdae) if not name.startswith("_")] + ["SimulationError"]
+__all__ = [name for name in dir(_kktdae) if not name.startswith("_")] + ["SimulationError", "ModelWrapper"]
