@@ -613,6 +613,7 @@ class Recording:
 class SimulationResult:
     summary: Summary
     recording: Optional[Recording]
+    exception: Optional[BaseException]  # the Python exception that ended a MODEL_ERROR run
     def raise_on_failure(self) -> SimulationResult: ...
 
 def simulate(system: ConstrainedSystem, initial: State, options: SimulationOptions = ...,
