@@ -12,6 +12,7 @@
 #include "kktdae/simulate/simulate.hpp"
 #include "kktdae/simulate/summary.hpp"
 #include "python_errors.hpp"
+#include "sigint_bridge.hpp"
 #include "system_trampoline.hpp"
 
 namespace kktdae::python {
@@ -67,15 +68,17 @@ void attachResult(py::handle exception, const SimulationResult& result) {
   if (PyObject_SetAttrString(exception.ptr(), "result", py::cast(result).ptr()) != 0) PyErr_Clear();
 }
 
-/// What the run leaves to raise in Python: an exception that must propagate (KeyboardInterrupt,
-/// SystemExit, MemoryError raised by Python code during the run), with the partial result as its
-/// `result`. Otherwise a MODEL_ERROR run keeps the Python exception that ended it in
+/// What the run leaves to raise in Python, in this order: an exception that must propagate
+/// (KeyboardInterrupt, SystemExit, MemoryError raised by Python code during the run) and a SIGINT
+/// that stopped the run (Python's handler raises), the partial result going along as the
+/// exception's `result`. Otherwise a MODEL_ERROR run keeps the Python exception that ended it in
 /// result.exception.
-void raiseWhatTheRunLeft(SimulationResult& result, const PythonErrorScope& errors) {
+void raiseWhatTheRunLeft(SimulationResult& result, const PythonErrorScope& errors, const SigintBridge& sigint) {
   if (const py::object& raised = errors.mustRaise()) {
     Summary& summary = result.summary;
     if (PyErr_GivenExceptionMatches(raised.ptr(), PyExc_KeyboardInterrupt) != 0) {
-      // Ctrl-C that Python delivered inside the model: the run was interrupted, not broken.
+      // Ctrl-C that Python delivered inside the model rather than through the library's flag:
+      // the same run, the same status.
       summary.status = RunStatus::Interrupted;
       summary.message = "interrupted by KeyboardInterrupt in step " + std::to_string(summary.failed_step) +
                         " (last good state t = " + formatDouble(summary.t_final) + " s), on request";
@@ -83,6 +86,7 @@ void raiseWhatTheRunLeft(SimulationResult& result, const PythonErrorScope& error
     attachResult(raised, result);
     raisePython(raised);
   }
+  sigint.raiseIfSignalled(py::cast(result));
   if (result.summary.status == RunStatus::ModelError && errors.latest()) result.exception = errors.latest();
 }
 
@@ -111,6 +115,8 @@ SimulationResult runSimulation(const ConstrainedSystem& system, const State& ini
       notingPythonErrors([&] { observer(t, toNumpy(q), toNumpy(v), toNumpy(lambda)); });
     }
   };
+  SigintBridge sigint;
+  options.interrupt = sigint.flag();
   // A run that calls no Python releases the GIL, so Python threads can run simulations in parallel.
   // Events bound from Python have Python conditions (and a Python event observer): such a run
   // holds the GIL too.
@@ -124,7 +130,7 @@ SimulationResult runSimulation(const ConstrainedSystem& system, const State& ini
     result.summary = simulate(system, initial, options, observe);
   }
   if (recording) result.recording = py::cast(toRecording(*recording));
-  raiseWhatTheRunLeft(result, errors);
+  raiseWhatTheRunLeft(result, errors, sigint);
   return result;
 }
 
@@ -293,8 +299,8 @@ far; it never raises for it. Raises ValueError for invalid options or wrong stat
 model raises at the initial state (simulate() calls each method once there first). An exception raised
 by Python code during the run (model, observer, controller, event) ends it as MODEL_ERROR, the exception
 in result.exception; KeyboardInterrupt, SystemExit and MemoryError leave simulate() as themselves. Ctrl-C
-(SIGINT) raises KeyboardInterrupt once the run ends. Each of these three carries the partial
-SimulationResult as its attribute `result`.)doc");
+(SIGINT) stops any run within a step or a right-hand side and raises KeyboardInterrupt here. Each of
+these three carries the partial SimulationResult as its attribute `result`.)doc");
 }
 
 }  // namespace kktdae::python
