@@ -12,6 +12,7 @@
 #include "kktdae/simulate/simulate.hpp"
 #include "kktdae/simulate/summary.hpp"
 #include "python_errors.hpp"
+#include "recording_budget.hpp"
 #include "sigint_bridge.hpp"
 #include "system_trampoline.hpp"
 
@@ -56,8 +57,8 @@ long gridStepsOf(const Options& options, double, long) {
   return options.steps;
 }
 
-/// How many states a run observes: the initial one, every observe_every-th grid point and the last.
-/// Reserving them keeps the recording out of the per-step allocations.
+/// How many states a run observes at most: the initial one, every observe_every-th grid point and
+/// the last. What the recording may grow to (recording_budget.hpp).
 long expectedObservations(const SimulationOptions& options, double t0) {
   const long steps = std::max(0L, static_cast<long>(gridStepsOf(options, t0, 0)));
   return steps / std::max(1L, options.observe_every) + 2;
@@ -69,11 +70,12 @@ void attachResult(py::handle exception, const SimulationResult& result) {
 }
 
 /// What the run leaves to raise in Python, in this order: an exception that must propagate
-/// (KeyboardInterrupt, SystemExit, MemoryError raised by Python code during the run) and a SIGINT
-/// that stopped the run (Python's handler raises), the partial result going along as the
-/// exception's `result`. Otherwise a MODEL_ERROR run keeps the Python exception that ended it in
-/// result.exception.
-void raiseWhatTheRunLeft(SimulationResult& result, const PythonErrorScope& errors, const SigintBridge& sigint) {
+/// (KeyboardInterrupt, SystemExit, MemoryError raised by Python code during the run), the
+/// recording's MemoryError, and a SIGINT that stopped the run (Python's handler raises), the
+/// partial result going along as the exception's `result`. Otherwise a MODEL_ERROR run keeps the
+/// Python exception that ended it in result.exception.
+void raiseWhatTheRunLeft(SimulationResult& result, const PythonErrorScope& errors, const SigintBridge& sigint,
+                         const RecordingBudget* budget) {
   if (const py::object& raised = errors.mustRaise()) {
     Summary& summary = result.summary;
     if (PyErr_GivenExceptionMatches(raised.ptr(), PyExc_KeyboardInterrupt) != 0) {
@@ -85,6 +87,12 @@ void raiseWhatTheRunLeft(SimulationResult& result, const PythonErrorScope& error
     }
     attachResult(raised, result);
     raisePython(raised);
+  }
+  if (budget != nullptr && !budget->refusal().empty()) {
+    PyErr_SetString(PyExc_MemoryError, budget->refusal().c_str());
+    py::error_already_set raised;
+    attachResult(raised.value(), result);
+    throw raised;
   }
   sigint.raiseIfSignalled(py::cast(result));
   if (result.summary.status == RunStatus::ModelError && errors.latest()) result.exception = errors.latest();
@@ -106,10 +114,17 @@ SimulationResult runSimulation(const ConstrainedSystem& system, const State& ini
     };
   }
   std::optional<TrajectoryRecording> recording;
-  if (record) recording.emplace(system, expectedObservations(options, initial.t));
+  std::optional<RecordingBudget> budget;
+  if (record) {
+    recording.emplace(system, 0);
+    budget.emplace(*recording, expectedObservations(options, initial.t));
+  }
   const bool python_observer = !observer.is_none();
   const Observer observe = [&](double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) {
-    if (recording) recording->observe(t, q, v, lambda);
+    if (recording) {
+      budget->makeRoom();
+      recording->observe(t, q, v, lambda);
+    }
     if (python_observer) {
       py::gil_scoped_acquire gil;
       notingPythonErrors([&] { observer(t, toNumpy(q), toNumpy(v), toNumpy(lambda)); });
@@ -130,7 +145,7 @@ SimulationResult runSimulation(const ConstrainedSystem& system, const State& ini
     result.summary = simulate(system, initial, options, observe);
   }
   if (recording) result.recording = py::cast(toRecording(*recording));
-  raiseWhatTheRunLeft(result, errors, sigint);
+  raiseWhatTheRunLeft(result, errors, sigint, budget ? &*budget : nullptr);
   return result;
 }
 
@@ -300,7 +315,8 @@ model raises at the initial state (simulate() calls each method once there first
 by Python code during the run (model, observer, controller, event) ends it as MODEL_ERROR, the exception
 in result.exception; KeyboardInterrupt, SystemExit and MemoryError leave simulate() as themselves. Ctrl-C
 (SIGINT) stops any run within a step or a right-hand side and raises KeyboardInterrupt here. Each of
-these three carries the partial SimulationResult as its attribute `result`.)doc");
+these three carries the partial SimulationResult as its attribute `result`. The recording grows as the
+run goes; one that would outgrow the memory available raises MemoryError saying what to do instead.)doc");
 }
 
 }  // namespace kktdae::python
