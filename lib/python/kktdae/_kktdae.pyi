@@ -290,6 +290,64 @@ class DerivativeCheckReport:
 def check_derivatives(system: ConstrainedSystem, q: ArrayLike, v: ArrayLike, t: float = 0.0,
                       relative_step: float = 6e-6) -> DerivativeCheckReport: ...
 
+class ModelProblem(_Enum):
+    INVALID_SIZE: ModelProblem
+    THREW: ModelProblem
+    UNWRITTEN: ModelProblem
+    DEPENDS_ON_OUTPUT: ModelProblem
+    WRITES_PAST_END: ModelProblem
+    NON_FINITE: ModelProblem
+    MASS_ASYMMETRIC: ModelProblem
+    MASS_NOT_POSITIVE_DEFINITE: ModelProblem
+    MASS_DIAGONAL_MISMATCH: ModelProblem
+    MASS_STRUCTURE_VIOLATED: ModelProblem
+    JACOBIAN_MISMATCH: ModelProblem
+    TIME_DERIVATIVE_MISMATCH: ModelProblem
+    GAMMA_MISMATCH: ModelProblem
+    SPARSE_PATTERN_INVALID: ModelProblem
+    SPARSE_VALUES_MISMATCH: ModelProblem
+    KINETIC_ENERGY_MISMATCH: ModelProblem
+    BIAS_NOT_CONSERVATIVE: ModelProblem
+    EVALUATE_TERMS_MISMATCH: ModelProblem
+
+class ModelFinding:
+    problem: ModelProblem
+    method: str
+    entry: Tuple[int, int]  # (row, col); col -1 for vectors, (-1, -1) for a whole output
+    row: int
+    col: int
+    expected: float
+    got: float
+    state_index: int
+    state: Optional[State]
+    detail: str
+    def describe(self) -> str: ...
+
+class ModelCheckOptions:
+    relative_tolerance: float
+    absolute_tolerance: float
+    relative_step: float
+    terms_relative_tolerance: float
+    check_conservative_bias: bool
+    random_states: int
+    random_scale: float
+    random_seed: int
+    max_findings_per_kind: int
+    def __init__(self, **fields: object) -> None: ...
+    def validate(self) -> None: ...
+
+class ModelCheckReport:
+    model: str
+    states: List[State]
+    findings: List[ModelFinding]
+    omitted_findings: int
+    ok: bool
+    def __bool__(self) -> bool: ...
+    def describe(self) -> str: ...
+
+def check_model(system: ConstrainedSystem, states: Optional[Sequence[State]] = None,
+                options: ModelCheckOptions = ...) -> ModelCheckReport: ...
+
 # --- models -----------------------------------------------------------------------------------
 class PendulumChainParams:
     masses: List[float]
@@ -621,6 +679,7 @@ class Recording:
 class SimulationResult:
     summary: Summary
     recording: Optional[Recording]
+    exception: Optional[BaseException]  # the Python exception that ended a MODEL_ERROR run
     def raise_on_failure(self) -> SimulationResult: ...
 
 def simulate(system: ConstrainedSystem, initial: State, options: SimulationOptions = ...,

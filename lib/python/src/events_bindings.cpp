@@ -10,6 +10,7 @@
 #include "bindings.hpp"
 #include "kktdae/simulate/events.hpp"
 #include "kktdae/simulate/simulate.hpp"
+#include "python_errors.hpp"
 
 namespace kktdae::python {
 namespace {
@@ -27,14 +28,17 @@ SharedCallable share(py::object callable) {
 }
 
 /// Event::g as a Python callable g(t, q, v, lam) -> m numbers. What it raises (or a wrong shape)
-/// propagates as a C++ exception, which ends the run as ModelError with the message.
+/// propagates as a C++ exception, which ends the run as ModelError with the message (and is
+/// noted for simulate(), python_errors.hpp).
 struct PythonEventFunction {
   SharedCallable callable;
   std::string where;  // "Event 'name'.g"
   void operator()(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda, Vector& g) const {
     py::gil_scoped_acquire gil;
-    const py::object value = (*callable)(t, toNumpy(q), toNumpy(v), toNumpy(lambda));
-    copyInto(value, VectorRef(g), where, "the returned g");
+    notingPythonErrors([&] {
+      const py::object value = (*callable)(t, toNumpy(q), toNumpy(v), toNumpy(lambda));
+      copyInto(value, VectorRef(g), where, "the returned g");
+    });
   }
 };
 
@@ -43,8 +47,10 @@ struct PythonEventCallback {
   SharedCallable callable;
   EventDecision operator()(const FiredEvent& fired) const {
     py::gil_scoped_acquire gil;
-    const py::object decision = (*callable)(fired);
-    return decision.is_none() ? EventDecision::Continue : decision.cast<EventDecision>();
+    return notingPythonErrors([&] {
+      const py::object decision = (*callable)(fired);
+      return decision.is_none() ? EventDecision::Continue : decision.cast<EventDecision>();
+    });
   }
 };
 
@@ -54,7 +60,7 @@ struct PythonEventObserver {
   SharedCallable callable;
   void operator()(const FiredEvent& fired) const {
     py::gil_scoped_acquire gil;
-    (*callable)(fired);
+    notingPythonErrors([&] { (*callable)(fired); });
   }
 };
 

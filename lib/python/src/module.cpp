@@ -12,6 +12,7 @@ PYBIND11_MODULE(_kktdae, m) {
   bindStabilization(m);
   bindKkt(m);
   bindSystem(m);
+  bindModelCheck(m);
   bindModels(m);
   bindEvents(m);
   bindSimulate(m);

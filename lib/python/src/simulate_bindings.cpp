@@ -7,9 +7,13 @@
 #include "arrays.hpp"
 #include "binding_helpers.hpp"
 #include "bindings.hpp"
+#include "kktdae/core/checks.hpp"
 #include "kktdae/metrics/trajectory_recording.hpp"
 #include "kktdae/simulate/simulate.hpp"
 #include "kktdae/simulate/summary.hpp"
+#include "python_errors.hpp"
+#include "recording_budget.hpp"
+#include "sigint_bridge.hpp"
 #include "system_trampoline.hpp"
 
 namespace kktdae::python {
@@ -24,6 +28,8 @@ struct Recording {
 struct SimulationResult {
   Summary summary;
   py::object recording = py::none();
+  /// The Python exception that ended a MODEL_ERROR run (model, observer, controller, event), or None.
+  py::object exception = py::none();
 };
 
 Recording toRecording(TrajectoryRecording& recording) {
@@ -51,37 +57,81 @@ long gridStepsOf(const Options& options, double, long) {
   return options.steps;
 }
 
-/// How many states a run observes: the initial one, every observe_every-th grid point and the last.
-/// Reserving them keeps the recording out of the per-step allocations.
+/// How many states a run observes at most: the initial one, every observe_every-th grid point and
+/// the last. What the recording may grow to (recording_budget.hpp).
 long expectedObservations(const SimulationOptions& options, double t0) {
   const long steps = std::max(0L, static_cast<long>(gridStepsOf(options, t0, 0)));
   return steps / std::max(1L, options.observe_every) + 2;
 }
 
+/// Sets `result` as the attribute `result` of a Python exception about to leave simulate().
+void attachResult(py::handle exception, const SimulationResult& result) {
+  if (PyObject_SetAttrString(exception.ptr(), "result", py::cast(result).ptr()) != 0) PyErr_Clear();
+}
+
+/// What the run leaves to raise in Python, in this order: an exception that must propagate
+/// (KeyboardInterrupt, SystemExit, MemoryError raised by Python code during the run), the
+/// recording's MemoryError, and a SIGINT that stopped the run (Python's handler raises), the
+/// partial result going along as the exception's `result`. Otherwise a MODEL_ERROR run keeps the
+/// Python exception that ended it in result.exception.
+void raiseWhatTheRunLeft(SimulationResult& result, const PythonErrorScope& errors, const SigintBridge& sigint,
+                         const RecordingBudget* budget) {
+  if (const py::object& raised = errors.mustRaise()) {
+    Summary& summary = result.summary;
+    if (PyErr_GivenExceptionMatches(raised.ptr(), PyExc_KeyboardInterrupt) != 0) {
+      // Ctrl-C that Python delivered inside the model rather than through the library's flag:
+      // the same run, the same status.
+      summary.status = RunStatus::Interrupted;
+      summary.message = "interrupted by KeyboardInterrupt in step " + std::to_string(summary.failed_step) +
+                        " (last good state t = " + formatDouble(summary.t_final) + " s), on request";
+    }
+    attachResult(raised, result);
+    raisePython(raised);
+  }
+  if (budget != nullptr && !budget->refusal().empty()) {
+    PyErr_SetString(PyExc_MemoryError, budget->refusal().c_str());
+    py::error_already_set raised;
+    attachResult(raised.value(), result);
+    throw raised;
+  }
+  sigint.raiseIfSignalled(py::cast(result));
+  if (result.summary.status == RunStatus::ModelError && errors.latest()) result.exception = errors.latest();
+}
+
 SimulationResult runSimulation(const ConstrainedSystem& system, const State& initial, SimulationOptions options,
                                const py::object& observer, const py::object& controller, bool record) {
+  // Opened first: an exception from the preflight below is this call's, not an enclosing run's.
+  PythonErrorScope errors;
   checkStateSizes(system, initial.q, initial.v);
   options.validate();
   const auto* python_model = dynamic_cast<const PyConstrainedSystem*>(&system);
   if (python_model) python_model->preflight(initial);
   if (!controller.is_none()) {
-    const int nu = system.nu();
-    options.controller = [controller, nu](double t, ConstVectorRef q, ConstVectorRef v, VectorRef u) {
+    options.controller = [controller](double t, ConstVectorRef q, ConstVectorRef v, VectorRef u) {
       py::gil_scoped_acquire gil;
-      copyInto(controller(t, toNumpy(q), toNumpy(v)), u, "simulate: controller", "the returned u");
-      (void)nu;
+      notingPythonErrors(
+          [&] { copyInto(controller(t, toNumpy(q), toNumpy(v)), u, "simulate: controller", "the returned u"); });
     };
   }
   std::optional<TrajectoryRecording> recording;
-  if (record) recording.emplace(system, expectedObservations(options, initial.t));
+  std::optional<RecordingBudget> budget;
+  if (record) {
+    recording.emplace(system, 0);
+    budget.emplace(*recording, expectedObservations(options, initial.t));
+  }
   const bool python_observer = !observer.is_none();
   const Observer observe = [&](double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) {
-    if (recording) recording->observe(t, q, v, lambda);
+    if (recording) {
+      budget->makeRoom();
+      recording->observe(t, q, v, lambda);
+    }
     if (python_observer) {
       py::gil_scoped_acquire gil;
-      observer(t, toNumpy(q), toNumpy(v), toNumpy(lambda));
+      notingPythonErrors([&] { observer(t, toNumpy(q), toNumpy(v), toNumpy(lambda)); });
     }
   };
+  SigintBridge sigint;
+  options.interrupt = sigint.flag();
   // A run that calls no Python releases the GIL, so Python threads can run simulations in parallel.
   // Events bound from Python have Python conditions (and a Python event observer): such a run
   // holds the GIL too.
@@ -95,6 +145,7 @@ SimulationResult runSimulation(const ConstrainedSystem& system, const State& ini
     result.summary = simulate(system, initial, options, observe);
   }
   if (recording) result.recording = py::cast(toRecording(*recording));
+  raiseWhatTheRunLeft(result, errors, sigint, budget ? &*budget : nullptr);
   return result;
 }
 
@@ -255,6 +306,9 @@ void bindSimulate(py::module_& m) {
   py::class_<SimulationResult>(m, "SimulationResult", "What simulate() returns: the Summary and the Recording (or None).")
       .def_readonly("summary", &SimulationResult::summary)
       .def_readonly("recording", &SimulationResult::recording)
+      .def_readonly("exception", &SimulationResult::exception,
+                    "The Python exception (with its traceback) that ended a MODEL_ERROR run, or None;\n"
+                    "raise_on_failure() raises a SimulationError caused by it.")
       .def("__repr__", [](const SimulationResult& r) {
         return "<SimulationResult " + r.summary.briefReport() +
                (r.recording.is_none() ? "" : ", " + std::string(py::repr(r.recording))) + ">";
@@ -271,8 +325,13 @@ controller(t, q, v) -> u (shape (nu,)) gives the inputs. A run that calls no Pyt
 no observer, no controller) releases the GIL.
 
 Numerical trouble ends the run with a failed summary.status and message, keeping everything recorded so
-far; it never raises for it. Raises ValueError for invalid options or wrong state sizes, and whatever a
-Python model, observer or controller raises.)doc");
+far; it never raises for it. Raises ValueError for invalid options or wrong state sizes, and what a Python
+model raises at the initial state (simulate() calls each method once there first). An exception raised
+by Python code during the run (model, observer, controller, event) ends it as MODEL_ERROR, the exception
+in result.exception; KeyboardInterrupt, SystemExit and MemoryError leave simulate() as themselves. Ctrl-C
+(SIGINT) stops any run within a step or a right-hand side and raises KeyboardInterrupt here. Each of
+these three carries the partial SimulationResult as its attribute `result`. The recording grows as the
+run goes; one that would outgrow the memory available raises MemoryError saying what to do instead.)doc");
 }
 
 }  // namespace kktdae::python

@@ -1,6 +1,7 @@
 #include "system_trampoline.hpp"
 
 #include "arrays.hpp"
+#include "python_errors.hpp"
 
 #include <utility>
 #include <vector>
@@ -11,6 +12,12 @@ namespace {
 /// from inside a Python method reach the C++ base. Per thread, because Python threads may run
 /// the same model at once and switch inside a method.
 thread_local std::vector<std::pair<const void*, int>> active_calls;
+
+/// f() converted to T, a Python exception on the way noted for the run (python_errors.hpp).
+template <typename T>
+T callNoting(const py::function& f) {
+  return notingPythonErrors([&] { return py::cast<T>(f()); });
+}
 }  // namespace
 
 py::handle PyConstrainedSystem::self() const {
@@ -49,7 +56,7 @@ py::object PyConstrainedSystem::invoke(Method id, py::handle function, Args&&...
   struct Pop {
     ~Pop() { active_calls.pop_back(); }
   } pop;
-  return function(self(), std::forward<Args>(args)...);
+  return notingPythonErrors([&] { return function(self(), std::forward<Args>(args)...); });
 }
 
 py::function PyConstrainedSystem::override(const char* name) const {
@@ -64,12 +71,12 @@ std::string PyConstrainedSystem::where(const char* method) const {
 
 template <typename Out>
 void PyConstrainedSystem::store(const py::object& value, Out out, const char* method, const char* what) const {
-  if (!tryFastCopy(value, out)) copyInto(value, out, where(method), what);
+  if (!tryFastCopy(value, out)) notingPythonErrors([&] { copyInto(value, out, where(method), what); });
 }
 
 double PyConstrainedSystem::scalar(const py::object& value, const char* method, const char* what) const {
   if (PyFloat_CheckExact(value.ptr())) return PyFloat_AS_DOUBLE(value.ptr());
-  return toDouble(value, where(method), what);
+  return notingPythonErrors([&] { return toDouble(value, where(method), what); });
 }
 
 py::function PyConstrainedSystem::required(const char* name) const {
@@ -83,7 +90,7 @@ int PyConstrainedSystem::cachedInt(std::atomic<int>& cache, const char* method, 
   if (known >= 0) return known;
   py::gil_scoped_acquire gil;
   py::function f = needed ? required(method) : override(method);
-  const int value = f ? py::cast<int>(f()) : 0;
+  const int value = f ? callNoting<int>(f) : 0;
   if (value < 0) throw py::value_error(where(method) + "() must be >= 0, got " + std::to_string(value));
   cache.store(value, std::memory_order_relaxed);
   return value;
@@ -91,7 +98,7 @@ int PyConstrainedSystem::cachedInt(std::atomic<int>& cache, const char* method, 
 
 std::string PyConstrainedSystem::name() const {
   py::gil_scoped_acquire gil;
-  if (py::function f = override("name")) return py::cast<std::string>(f());
+  if (py::function f = override("name")) return callNoting<std::string>(f);
   const std::string method = where("name");
   return method.substr(0, method.size() - 5);  // the class name
 }
@@ -101,7 +108,7 @@ MassStructure PyConstrainedSystem::massStructure() const {
   if (known < 0) {
     py::gil_scoped_acquire gil;
     py::function f = override("mass_structure");
-    known = static_cast<int>(f ? py::cast<MassStructure>(f()) : MassStructure::General);
+    known = static_cast<int>(f ? callNoting<MassStructure>(f) : MassStructure::General);
     mass_structure_.store(known, std::memory_order_relaxed);
   }
   return static_cast<MassStructure>(known);
@@ -109,7 +116,7 @@ MassStructure PyConstrainedSystem::massStructure() const {
 
 namespace {
 bool cachedFlag(std::atomic<int>& cache, const py::function& f, bool fallback) {
-  const int value = f ? static_cast<int>(py::cast<bool>(f())) : static_cast<int>(fallback);
+  const int value = static_cast<int>(f ? callNoting<bool>(f) : fallback);
   cache.store(value, std::memory_order_relaxed);
   return value != 0;
 }
@@ -139,7 +146,9 @@ bool PyConstrainedSystem::isConservative() const {
 double PyConstrainedSystem::energyScale() const {
   // Asked once per run (the divergence rule's scales): no cache needed.
   py::gil_scoped_acquire gil;
-  if (py::function f = override("energy_scale")) return scalar(f(), "energy_scale", "the returned energy scale");
+  if (py::function f = override("energy_scale")) {
+    return scalar(callNoting<py::object>(f), "energy_scale", "the returned energy scale");
+  }
   return ConstrainedSystem::energyScale();
 }
 

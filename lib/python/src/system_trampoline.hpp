@@ -1,7 +1,8 @@
 #pragma once
 // The pybind11 trampoline that lets a Python class derive from ConstrainedSystem: each virtual
 // calls the Python method of the same name in snake_case (bias, constraint_jacobian, …), checks
-// the returned array's shape and copies it into the caller-owned output.
+// the returned array's shape and copies it into the caller-owned output. A Python exception on the
+// way is noted for the run that called (python_errors.hpp) before it goes on.
 #include <pybind11/pybind11.h>
 
 #include <array>

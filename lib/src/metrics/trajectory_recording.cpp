@@ -10,13 +10,22 @@ TrajectoryRecording::TrajectoryRecording(const ConstrainedSystem& system, long c
   if (capacity < 0) {
     throw std::invalid_argument("TrajectoryRecording: capacity must be >= 0, got " + std::to_string(capacity));
   }
-  const auto states = static_cast<std::size_t>(capacity);
-  t_.reserve(states);
-  q_.reserve(states * static_cast<std::size_t>(nq_));
-  v_.reserve(states * static_cast<std::size_t>(nq_));
-  lambda_.reserve(states * static_cast<std::size_t>(nc_));
-  violation_.reserve(states);
-  energy_.reserve(states);
+  reserve(capacity);
+}
+
+std::size_t TrajectoryRecording::bytesPerState() const {
+  return (3 + 2 * static_cast<std::size_t>(nq_) + static_cast<std::size_t>(nc_)) * sizeof(double);
+}
+
+void TrajectoryRecording::reserve(long states) {
+  if (states <= capacity()) return;
+  const auto count = static_cast<std::size_t>(states);
+  q_.reserve(count * static_cast<std::size_t>(nq_));
+  v_.reserve(count * static_cast<std::size_t>(nq_));
+  lambda_.reserve(count * static_cast<std::size_t>(nc_));
+  violation_.reserve(count);
+  energy_.reserve(count);
+  t_.reserve(count);  // last: capacity() reads t_, so a reserve that threw half-way is retried
 }
 
 void TrajectoryRecording::observe(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda) {

@@ -24,6 +24,13 @@ Summary RunRecorder::finishInterrupted() {
                                             " (t = " + formatDouble(summary_.t_final) + " s), on request");
 }
 
+Summary RunRecorder::finishInterrupted(double t_solver) {
+  summary_.failed_step = current_step_;
+  return finish(RunStatus::Interrupted, "interrupted in output interval " + std::to_string(current_step_) +
+                                            " at t = " + formatDouble(t_solver) + " s (last output t = " +
+                                            formatDouble(summary_.t_final) + " s), on request");
+}
+
 Summary RunRecorder::finishDiverged(double t, DivergenceVerdict verdict, ConstVectorRef q, ConstVectorRef v,
                                     const KktWorkspace& ws) {
   summary_.failed_step = current_step_;

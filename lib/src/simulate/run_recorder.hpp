@@ -54,6 +54,9 @@ class RunRecorder {
   }
   /// Ends the run as Interrupted before the current step.
   Summary finishInterrupted();
+  /// Ends the run as Interrupted inside the current output interval, where the adaptive solver's
+  /// callback found the flag set (its own time `t_solver`); the last output stays the last state.
+  Summary finishInterrupted(double t_solver);
 
   /// Sets the divergence rule's scales (Q, V, E_s, E₀) from the state the run starts from, after
   /// any initial projection. Evaluates the model's M, T and V (may throw what the model throws);

@@ -41,6 +41,7 @@ struct CvodeProblem {
   KktResult failure;
   double failure_time = 0.0;
   bool model_threw = false;  ///< the failure is an exception from the model or controller
+  bool interrupted = false;  ///< the right-hand side found SimulationOptions::interrupt set
   sd::ErrorLog log;
   CvodeDenseJacobian* jacobian = nullptr;  ///< the analytic dense Jacobian, when chosen
   Vector acceleration;                     ///< scratch for the Jacobian's KKT solve (nq)
@@ -70,6 +71,11 @@ int rightHandSide(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
 int rightHandSideUnguarded(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
   auto& problem = *static_cast<CvodeProblem*>(data);
   ++problem.rhs_evaluations;
+  // Polled here, not only between outputs: one output interval can be the whole run.
+  if (problem.recorder->interruptRequested()) {
+    problem.interrupted = true;
+    return -1;  // unrecoverable: CVode returns at once
+  }
   // Sticky: once the model failed at a finite state the run is over. Without this, a failure
   // that starts at some time t* lets CVODE creep toward t* with ever smaller successful steps.
   if (!problem.failure.ok()) return -1;
@@ -293,6 +299,12 @@ Summary simulateCvode(const ConstrainedSystem& system, const State& initial, con
       // return the same root (its exact zero at troot lies beyond tout's distance).
       if (cvodeRootAtOutput(memory.get(), t_reached, t_out)) break;
       flag = CVode(memory.get(), t_out, y.get(), &t_reached, CV_NORMAL);
+    }
+    if (flag < 0 && problem.interrupted) {
+      fillStatistics(memory.get(), problem, summary);
+      sunrealtype t_current = t_reached;
+      if (CVodeGetCurrentTime(memory.get(), &t_current) < 0) t_current = t_reached;
+      return recorder.finishInterrupted(t_current);
     }
     if (flag < 0 && !events.failure.empty()) {
       fillStatistics(memory.get(), problem, summary);

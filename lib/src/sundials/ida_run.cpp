@@ -38,6 +38,8 @@ struct IdaProblem {
   KktResult failure;
   double failure_time = 0.0;
   bool model_threw = false;  ///< the failure is an exception from the model or controller
+  const RunRecorder* recorder = nullptr;  ///< whose interrupt flag the residual polls
+  bool interrupted = false;               ///< the residual found SimulationOptions::interrupt set
   sd::ErrorLog log;
   IdaSparseNewton* newton = nullptr;  ///< the sparse Newton matrix, when KLU solves
   IdaDenseNewton* dense_newton = nullptr;  ///< the analytic dense Newton matrix, when chosen
@@ -97,6 +99,11 @@ int residual(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* data) {
 int residualUnguarded(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* data) {
   auto& p = *static_cast<IdaProblem*>(data);
   ++p.residual_evaluations;
+  // Polled here, not only between outputs: one output interval can be the whole run.
+  if (p.recorder->interruptRequested()) {
+    p.interrupted = true;
+    return -1;  // unrecoverable: IDASolve returns at once
+  }
   if (!p.failure.ok()) return -1;  // sticky, as in CVODE's right-hand side
   const auto y = sd::view(yy);
   const auto y_dot = sd::view(yp);
@@ -194,6 +201,7 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
   problem.nq = nq;
   problem.nc = nc;
   problem.ggl = ggl;
+  problem.recorder = &recorder;
   SundialsEvents events(system, options, physical.eventLaw(), summary);
   events.own_lambda = !physical.solves();  // IDA's algebraic λ only under ObservedMultiplier::Method
   problem.events = &events;
@@ -336,6 +344,12 @@ Summary simulateIda(const ConstrainedSystem& system, const State& initial, const
       // A root within round-off of t_out is the output (cvode_run.cpp says why).
       if (idaRootAtOutput(memory.get(), t_reached, t_out)) break;
       flag = IDASolve(memory.get(), t_out, &t_reached, yy.get(), yp.get(), IDA_NORMAL);
+    }
+    if (flag < 0 && problem.interrupted) {
+      fillStatistics(memory.get(), problem, summary);
+      sunrealtype t_current = t_reached;
+      if (IDAGetCurrentTime(memory.get(), &t_current) < 0) t_current = t_reached;
+      return recorder.finishInterrupted(t_current);
     }
     if (flag < 0 && !events.failure.empty()) {
       fillStatistics(memory.get(), problem, summary);

@@ -46,3 +46,23 @@ TEST_CASE("trajectory recording: a negative capacity is refused by name", "[metr
   const PendulumChain chain(PendulumChainParams::uniform(1));
   CHECK_THROWS_WITH(TrajectoryRecording(chain, -1), Catch::Matchers::Contains("capacity"));
 }
+
+TEST_CASE("trajectory recording: reserve() grows every buffer at once and keeps the rows", "[metrics][recording]") {
+  const PendulumChain chain(PendulumChainParams::uniform(2));
+  TrajectoryRecording recording(chain, 2);
+  CHECK(recording.capacity() == 2);
+  CHECK(recording.bytesPerState() == (3 + 2 * 6 + 2) * sizeof(double));
+  const State start = chain.initialState(0.3);
+  const Vector lambda = Vector::Constant(2, 0.5);
+  recording.observe(0.0, start.q, start.v, lambda);
+  recording.reserve(1);  // less than the capacity: nothing changes
+  CHECK(recording.capacity() == 2);
+  recording.reserve(40);
+  CHECK(recording.capacity() == 40);
+  CHECK(recording.positions().capacity() >= 40u * 6u);
+  CHECK(recording.multipliers().capacity() >= 40u * 2u);
+  CHECK(recording.energies().capacity() >= 40u);
+  REQUIRE(recording.size() == 1);
+  CHECK(recording.positions()[3] == start.q[3]);
+  CHECK(recording.multipliers()[1] == 0.5);
+}

@@ -637,6 +637,45 @@ TEST_CASE("trust: an interrupt flag stops every integrator between steps and kee
   }
 }
 
+/// A double pendulum that raises the interrupt flag at its `at`-th bias() call: a signal that
+/// arrives inside an adaptive solver's output interval, at a reproducible place.
+class InterruptingChain final : public kktdae::testing::ForwardingChain {
+ public:
+  InterruptingChain(std::atomic<bool>& flag, long at) : ForwardingChain(2), flag_(flag), at_(at) {}
+  std::string name() const override { return "interrupting_chain"; }
+  void bias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef h) const override {
+    if (++calls_ == at_) flag_ = true;
+    ForwardingChain::bias(q, v, t, h);
+  }
+
+ private:
+  std::atomic<bool>& flag_;
+  long at_;
+  mutable std::atomic<long> calls_{0};
+};
+
+TEST_CASE("trust: CVODE and IDA stop inside an output interval once the interrupt flag is set",
+          "[trust][interrupt]") {
+  for (const Integrator integrator :
+       {Integrator::CvodeBdf, Integrator::CvodeAdams, Integrator::IdaIndex1, Integrator::IdaGgl}) {
+    std::atomic<bool> stop{false};
+    const InterruptingChain chain(stop, 2000);
+    SimulationOptions options;
+    options.integrator = integrator;
+    options.dt = 1000.0;  // one output interval: the whole run
+    options.steps = 1;
+    options.interrupt = &stop;
+    const Summary summary = simulate(chain, PendulumChain(PendulumChainParams::uniform(2)).initialState(0.3), options);
+    INFO(toString(integrator) << ": " << summary.briefReport() << " / " << summary.message);
+    CHECK(summary.status == RunStatus::Interrupted);
+    CHECK(summary.outputs == 1);  // the initial state only
+    CHECK(summary.failed_step == 1);
+    CHECK(summary.t_final == 0.0);
+    CHECK(summary.rhs_evaluations < 2100);  // a few right-hand sides past the flag, not the run
+    CHECK_THAT(summary.message, Contains("interrupted in output interval 1 at t = "));
+  }
+}
+
 // ---- 7. one string type -----------------------------------------------------------------------
 
 TEST_CASE("trust: every toString returns std::string_view", "[trust][strings]") {

@@ -28,6 +28,16 @@ class TrajectoryRecording {
   int nq() const { return nq_; }
   int nc() const { return nc_; }
 
+  /// States the buffers hold before the next one reallocates them.
+  long capacity() const { return static_cast<long>(t_.capacity()); }
+  /// Bytes one state takes in the buffers: 3 + 2 nq + nc doubles.
+  std::size_t bytesPerState() const;
+  /// Makes room for `states` states in all (nothing when capacity() already allows it), so that a
+  /// caller can grow the buffers when and as far as it decides (checking the memory first), not
+  /// when observe() happens to fill them. Throws std::bad_alloc as std::vector::reserve does; the
+  /// states recorded stay as they were.
+  void reserve(long states);
+
   /// The series; the Python bindings move them out (release()) instead of copying.
   std::vector<double>& times() { return t_; }
   std::vector<double>& positions() { return q_; }

@@ -65,8 +65,9 @@ struct SimulationOptions {
   /// Count a ViolationAboveThreshold warning for every step's state with ‖φ‖∞ above this, in φ's
   /// units (> 0; ∞, the default, counts none).
   double warn_phi_inf = std::numeric_limits<double>::infinity();
-  /// Polled between steps (fixed-step) and output intervals (adaptive); once it reads true the
-  /// run ends as Interrupted, keeping what it observed. For signal handlers and other threads.
+  /// Polled before every fixed step and in every CVODE right-hand side and IDA residual (one
+  /// output interval can be a whole run); once it reads true the run ends as Interrupted, keeping
+  /// what it observed. For signal handlers and other threads.
   const std::atomic<bool>* interrupt = nullptr;
   /// Conditions g(t, q, q̇, λ) whose zero crossings the run locates, records and may stop at
   /// (events.hpp, docs/events.md). Names must be unique. Empty: no event code runs at all.

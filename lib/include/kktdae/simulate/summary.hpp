@@ -24,7 +24,7 @@ enum class RunStatus {
   ProjectionFailure,  ///< the projection after a step did not converge
   Diverged,     ///< the state left any plausible scale (DivergenceOptions; the message names the rule)
   ModelError,   ///< the model, the controller or the observer threw; the message carries its text
-  Interrupted,  ///< SimulationOptions::interrupt was set: stopped between steps, on request
+  Interrupted,  ///< SimulationOptions::interrupt was set: stopped at the next step or right-hand side, on request
   /// An event with EventAction::Stop fired, or a Callback event answered Stop: the run ended at
   /// the located time (Summary::events' last entry), on request. Last in the enum so that the
   /// numbering of the others keeps its place.
