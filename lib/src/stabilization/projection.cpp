@@ -108,7 +108,17 @@ const char* factorMetric(const ConstrainedSystem& system, double t, ProjectionWo
     system.massMatrix(ws.q, ws.M);
     if (!ws.M.allFinite()) return kNonFiniteMetric;
     ws.mass_llt.compute(ws.M);
-    if (ws.mass_llt.info() != Eigen::Success) return kMassNotPositiveDefinite;
+    if (ws.mass_llt.info() != Eigen::Success) {
+      // An M positive definite only on null(J) (Euler parameters) has no M⁻¹, but any positive
+      // definite metric projects onto the same manifold: M + JᵀJ is one for such an M (it adds
+      // what M lacks exactly off null(J)), and the identity is the last resort.
+      ws.M.noalias() += ws.J.transpose() * ws.J;
+      ws.mass_llt.compute(ws.M);
+      if (ws.mass_llt.info() != Eigen::Success) {
+        ws.M.setIdentity();
+        ws.mass_llt.compute(ws.M);
+      }
+    }
     ws.inverse_mass_jt = ws.J.transpose();
     ws.mass_llt.solveInPlace(ws.inverse_mass_jt);
   } else {
