@@ -13,6 +13,7 @@ namespace py = pybind11;
 void bindCore(py::module_& m);           // State
 void bindSystem(py::module_& m);         // ConstrainedSystem (subclassable), check_derivatives
 void bindModels(py::module_& m);         // the shipped models and their parameters
+void bindMultibody(py::module_& m);      // MechanismBuilder, Mechanism, assemble
 void bindKkt(py::module_& m);            // KKT options, results, solve_kkt
 void bindStabilization(py::module_& m);  // Stabilization, projection, Baumgarte guidance and limits
 void bindIntegrators(py::module_& m);    // Integrator, AdaptiveOptions

@@ -13,6 +13,7 @@ PYBIND11_MODULE(_kktdae, m) {
   bindKkt(m);
   bindSystem(m);
   bindModels(m);
+  bindMultibody(m);
   bindEvents(m);
   bindSimulate(m);
   bindExperiments(m);
