@@ -29,7 +29,7 @@ Stabilization stabilizationOf(const TestSetFlags& flags) {
 }  // namespace
 
 void addTestSetFlags(CLI::App& app, TestSetFlags& flags) {
-  app.add_option("--problem", flags.problem, "andrews: Andrews' squeezing mechanism; caraxis: the car axis")
+  app.add_option("--problem", flags.problem, "andrews: Andrews' squeezing mechanism; caraxis: the car axis; heavy_top: the heavy top built from a body; andrews_bodies: Andrews' squeezer from its 7 bodies")
       ->check(CLI::IsMember(problemChoices()))
       ->capture_default_str();
   app.add_option("--integrator", flags.integrator, "integrator of the single run (--ladder runs them all)")

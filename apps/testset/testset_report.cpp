@@ -117,8 +117,15 @@ void writeRunFiles(RunDirectory& out, const TestSetCase& problem, const TestSetR
   reference["lambda_sign_note"] = ref.lambda_to_source < 0.0
                                       ? "the Test Set writes M q'' = f - G^T lambda: its lambda is minus ours"
                                       : "the Test Set's lambda has our sign (M q'' + h = J^T lambda)";
+  if (problem.scored) {
+    // The scored quantity at the top level, as the problem's source publishes it (heavy_top: the
+    // displacement); scd and mescd are on it.
+    reference[problem.scored_name] = vectorJson(problem.scored_reference);
+    m[problem.scored_name] = r.reached_end ? vectorJson(r.scored) : nlohmann::json(nullptr);
+    m["scored"] = problem.scored_name;
+  }
   m["reference"] = reference;
-  m["scored_components"] = ref.scored_components;
+  m["scored_components"] = problem.scored ? static_cast<int>(problem.scored_reference.size()) : ref.scored_components;
   m["scd"] = r.reached_end ? exactNumberOrNull(r.scd) : nlohmann::json(nullptr);
   m["mescd"] = r.reached_end ? exactNumberOrNull(r.mescd) : nlohmann::json(nullptr);
   m["mescd_floor"] = r.atol / r.rtol;

@@ -115,13 +115,15 @@ def test_params_take_keywords_and_reprs_name_the_type():
     assert repr(kktdae.PendulumChain(2)) == "<PendulumChain 'pendulum_chain(2)' nq=6 nc=2 nu=0>"
 
 
-@pytest.mark.parametrize("name, nq, nc, scored, t_end", [("andrews", 7, 6, 7, 0.03), ("caraxis", 4, 2, 4, 3.0)])
+@pytest.mark.parametrize("name, nq, nc, scored, t_end", [("andrews", 7, 6, 7, 0.03), ("caraxis", 4, 2, 4, 3.0),
+                                                         ("heavy_top", 9, 6, 3, 2.0),
+                                                         ("andrews_bodies", 21, 20, 7, 0.03)])
 def test_test_set_cases_come_with_their_model_and_a_consistent_start(name, nq, nc, scored, t_end):
     case = kktdae.test_set_case(name)
     model, start = case["system"], case["start"]
     assert (model.nq(), model.nc()) == (nq, nc)
     assert (case["scored_components"], case["t_end"]) == (scored, t_end)
-    assert name.replace("caraxis", "car axis").split()[0] in case["title"].lower().replace("'", "")
+    assert name.replace("caraxis", "car axis").replace("_", " ").split()[0] in case["title"].lower().replace("'", "")
     # On the manifold and moving along it (the car axis' constraint moves with t: φ̇ = J v + ∂φ/∂t).
     assert np.max(np.abs(model.constraint(start.q, start.t))) < 1e-8
     phidot = model.constraint_jacobian(start.q, start.t) @ start.v + model.constraint_time_derivative(start.q, start.t)
@@ -131,5 +133,5 @@ def test_test_set_cases_come_with_their_model_and_a_consistent_start(name, nq, n
 
 
 def test_test_set_case_refuses_an_unknown_name():
-    with pytest.raises(ValueError, match="unknown name 'squeezer'.*andrews, caraxis"):
+    with pytest.raises(ValueError, match="unknown name 'squeezer'.*andrews, caraxis, heavy_top, andrews_bodies"):
         kktdae.test_set_case("squeezer")

@@ -14,6 +14,7 @@ void bindCore(py::module_& m);           // State
 void bindSystem(py::module_& m);         // ConstrainedSystem (subclassable), check_derivatives
 void bindModelCheck(py::module_& m);     // check_model, its options, report and findings
 void bindModels(py::module_& m);         // the shipped models and their parameters
+void bindMultibody(py::module_& m);      // MechanismBuilder, Mechanism, assemble
 void bindKkt(py::module_& m);            // KKT options, results, solve_kkt
 void bindStabilization(py::module_& m);  // Stabilization, projection, Baumgarte guidance and limits
 void bindIntegrators(py::module_& m);    // Integrator, AdaptiveOptions

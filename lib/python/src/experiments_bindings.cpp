@@ -11,6 +11,7 @@
 #include "kktdae/experiments/adaptive_gain.hpp"
 #include "kktdae/experiments/baumgarte_for_model.hpp"
 #include "kktdae/experiments/test_set.hpp"
+#include "kktdae/multibody/mechanism.hpp"
 #include "kktdae/models/andrews_squeezer.hpp"
 #include "kktdae/models/car_axis.hpp"
 #include "kktdae/experiments/chain_comparison.hpp"
@@ -152,20 +153,27 @@ void bindAdaptiveGains(py::module_& m) {
       [](const std::string& name) {
         const TestSetCase c = makeTestSetCase(parseTestSetProblem(name));
         // A fresh model of the same (default, the Test Set's) parameters, owned by Python.
-        py::object system = c.problem == TestSetProblem::Andrews ? py::cast(std::make_unique<AndrewsSqueezer>())
-                                                                 : py::cast(std::make_unique<CarAxis>());
+        py::object system;
+        if (const auto* mechanism = dynamic_cast<const multibody::Mechanism*>(c.system.get())) {
+          system = py::cast(std::make_unique<multibody::Mechanism>(*mechanism));  // shares its immutable data
+        } else if (c.problem == TestSetProblem::Andrews) {
+          system = py::cast(std::make_unique<AndrewsSqueezer>());
+        } else {
+          system = py::cast(std::make_unique<CarAxis>());
+        }
         py::dict out;
         out["system"] = system;
         out["start"] = c.start.state;
         out["t_end"] = c.reference.t_end;
-        out["scored_components"] = c.reference.scored_components;
+        out["scored_components"] = c.scored ? static_cast<int>(c.scored_reference.size()) : c.reference.scored_components;
         out["title"] = c.title;
         return out;
       },
       py::arg("name"),
-      "An IVP Test Set problem (\"andrews\" or \"caraxis\") as kktdae-errdyn and kktdae-testset run it: a dict\n"
-      "with its model (AndrewsSqueezer or CarAxis), its consistent start, t_end, scored_components (the\n"
-      "coordinates the Test Set scores) and title. Raises ValueError for another name.");
+      "A kktdae-testset problem (\"andrews\", \"caraxis\", \"heavy_top\", \"andrews_bodies\") as kktdae-errdyn and\n"
+      "kktdae-testset run it: a dict with its model (AndrewsSqueezer, CarAxis, or a Mechanism for the last two),\n"
+      "its consistent start, t_end, scored_components (the number of values scored) and title. Raises ValueError\n"
+      "for another name.");
   m.def(
       "path_digits",
       [](py::handle path, py::handle reference) {

@@ -14,6 +14,7 @@ PYBIND11_MODULE(_kktdae, m) {
   bindSystem(m);
   bindModelCheck(m);
   bindModels(m);
+  bindMultibody(m);
   bindEvents(m);
   bindSimulate(m);
   bindExperiments(m);

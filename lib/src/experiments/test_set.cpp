@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <spdlog/spdlog.h>
 
@@ -10,6 +11,8 @@
 #include "kktdae/metrics/significant_digits.hpp"
 #include "kktdae/models/andrews_squeezer.hpp"
 #include "kktdae/models/car_axis.hpp"
+#include "kktdae/multibody/andrews_mechanism.hpp"
+#include "kktdae/multibody/heavy_top_mechanism.hpp"
 
 namespace kktdae {
 
@@ -17,12 +20,15 @@ std::string_view toString(TestSetProblem problem) {
   switch (problem) {
     case TestSetProblem::Andrews: return "andrews";
     case TestSetProblem::CarAxis: return "caraxis";
+    case TestSetProblem::HeavyTop: return "heavy_top";
+    case TestSetProblem::AndrewsBodies: return "andrews_bodies";
   }
   return "unknown";
 }
 
 const std::vector<TestSetProblem>& allTestSetProblems() {
-  static const std::vector<TestSetProblem> all = {TestSetProblem::Andrews, TestSetProblem::CarAxis};
+  static const std::vector<TestSetProblem> all = {TestSetProblem::Andrews, TestSetProblem::CarAxis,
+                                                  TestSetProblem::HeavyTop, TestSetProblem::AndrewsBodies};
   return all;
 }
 
@@ -35,6 +41,44 @@ TestSetProblem parseTestSetProblem(std::string_view name) {
   throwInvalid("problem", "unknown name '" + std::string(name) + "' (choices: " + choices + ")");
   return TestSetProblem::Andrews;  // not reached
 }
+
+namespace {
+
+/// The heavy top from bodies: no published end state, only the displacement at t = 2 s.
+TestSetCase heavyTopCase() {
+  TestSetCase c;
+  c.problem = TestSetProblem::HeavyTop;
+  const HeavyTopParams params;
+  auto top = std::make_shared<multibody::Mechanism>(multibody::heavyTopMechanism(params));
+  c.start.state = multibody::heavyTopMechanismStart(*top);
+  c.reference.source = "Brüls, Cardona, Arnold, Mech. Mach. Theory 48 (2012): the displacement R X - X at t = 2 s";
+  c.reference.t_end = 2.0;
+  c.scored = [top, params](ConstVectorRef q) -> Vector { return multibody::heavyTopDisplacement(*top, params, q); };
+  c.scored_reference = HeavyTop::kReferenceDisplacement;
+  c.scored_name = "displacement";
+  c.system = std::move(top);
+  c.title = "heavy top from a body (Bruls, Cardona, Arnold 2012), t in [0, 2] s";
+  return c;
+}
+
+/// Andrews' squeezer from bodies, scored as the Test Set scores it: on its 7 angles, derived
+/// from the body coordinates.
+TestSetCase andrewsBodiesCase() {
+  TestSetCase c;
+  c.problem = TestSetProblem::AndrewsBodies;
+  const AndrewsSqueezerParams params;
+  auto mechanism = std::make_shared<multibody::Mechanism>(multibody::andrewsMechanism(params));
+  c.start.state = multibody::andrewsBodyState(params, andrewsSqueezerStart().state);
+  c.reference = andrewsSqueezerReference();
+  c.scored = [mechanism](ConstVectorRef q) -> Vector { return multibody::andrewsAngles(*mechanism, q); };
+  c.scored_reference = c.reference.q.head(7);
+  c.scored_name = "angles";
+  c.system = std::move(mechanism);
+  c.title = "Andrews' squeezing mechanism from 7 bodies and 10 joints (IVP Test Set), t in [0, 0.03] s";
+  return c;
+}
+
+}  // namespace
 
 TestSetCase makeTestSetCase(TestSetProblem problem) {
   TestSetCase c;
@@ -51,6 +95,12 @@ TestSetCase makeTestSetCase(TestSetProblem problem) {
       c.start = carAxisStart();
       c.reference = carAxisReference();
       c.title = "car axis (IVP Test Set), t in [0, 3] s";
+      break;
+    case TestSetProblem::HeavyTop:
+      c = heavyTopCase();
+      break;
+    case TestSetProblem::AndrewsBodies:
+      c = andrewsBodiesCase();
       break;
   }
   return c;
@@ -118,10 +168,15 @@ TestSetRunResult runTestSet(const TestSetCase& problem, const TestSetRunOptions&
                             });
   result.lambda_source = ref.lambda_to_source * result.lambda;
   // A fixed-step grid reaches t_end up to the rounding of steps·dt.
-  result.reached_end = result.summary.ok() && result.q.size() == ref.q.size() &&
+  result.reached_end = result.summary.ok() && result.q.size() == problem.system->nq() &&
                        std::abs(t_last - ref.t_end) <= 1e-12 * std::max(1.0, ref.t_end) &&
                        result.q.allFinite() && result.v.allFinite();
-  if (result.reached_end) {
+  if (result.reached_end && problem.scored) {
+    result.scored = problem.scored(result.q);
+    result.scd = significantCorrectDigits(result.scored, problem.scored_reference);
+    result.mescd = mixedErrorSignificantDigits(result.scored, problem.scored_reference, options.rtol, options.atol);
+    result.scd_velocity = std::numeric_limits<double>::quiet_NaN();  // no reference velocity
+  } else if (result.reached_end) {
     const int k = ref.scored_components;
     result.scd = significantCorrectDigits(result.q.head(k), ref.q.head(k));
     result.mescd = mixedErrorSignificantDigits(result.q.head(k), ref.q.head(k), options.rtol, options.atol);

@@ -5,6 +5,7 @@
 #include "condition_estimate.hpp"
 #include "dependent_rows.hpp"
 #include "kkt_steps.hpp"
+#include "null_space_mass.hpp"
 #include "small_block.hpp"
 
 namespace kktdae::detail {
@@ -55,11 +56,21 @@ KktResult massNotPositiveDefinite() {
   return failedSolve(KktStatus::Singular, 0.0, "mass matrix M is not positive definite (Cholesky failed)");
 }
 
+/// What needs M⁻¹ (soft constraints' R, the rank-deficiency policies) refuses an M that is
+/// positive definite only on null(J), naming what asked.
+KktResult singularMassRefused(const char* what) {
+  return failedSolve(KktStatus::Singular, 0.0,
+                     std::string("mass matrix M is singular (positive definite only on null(J)): ") + what +
+                         " needs M⁻¹; the plain block form (no soft constraints, RankDeficiencyPolicy::Fail) "
+                         "solves this M");
+}
+
 /// The block form's answer under KktOptions::rank_deficiency. Regularize stays in block form,
 /// [M −Jᵀ; J R + εI]; MinimumNorm needs the eigen-decomposition of J M⁻¹ Jᵀ, so it goes
 /// through the constraint space (the answer is the same: q̈ is unique, λ is the shortest).
 KktResult solveBlockRankDeficient(const Stabilization& stabilization, const KktOptions& options,
                                   double trigger_rcond, KktWorkspace& ws) {
+  if (ws.mass_singular) return singularMassRefused("RankDeficiencyPolicy (J M⁻¹ Jᵀ)");
   if (options.rank_deficiency == RankDeficiencyPolicy::MinimumNorm) {
     if (!formConstraintSpaceSystem(stabilization, ws)) return massNotPositiveDefinite();
     return solveRankDeficientConstraintSpace(options, trigger_rcond, ws);
@@ -88,14 +99,26 @@ KktResult solveBlockRankDeficient(const Stabilization& stabilization, const KktO
 KktResult solveBlock(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws) {
   const int nq = ws.nq;
   const int nc = ws.nc;
+  ws.mass_singular = false;
   if (ws.mass_structure == MassStructure::General) {
     // LU factorizes [M −Jᵀ; J 0] with an indefinite M without complaint, and the run goes on
     // with wrong accelerations until something blows up; M(q) may lose definiteness at any q.
-    // A Cholesky of M (n³/6, beside the LU's (n + nc)³/3) catches it where the Schur form would.
+    // A Cholesky of M (n³/6, beside the LU's (n + nc)³/3) settles the usual case. An M that
+    // fails it may still be positive definite on null(J) (Euler parameters: M = 4GᵀJ̄G is
+    // singular along p, which the normalization row's gradient covers); the block matrix is then
+    // nonsingular and its solution is the motion, so only ZᵀMZ must be positive definite.
     ws.mass_llt.compute(ws.M);
-    if (ws.mass_llt.info() != Eigen::Success) return massNotPositiveDefinite();
+    if (ws.mass_llt.info() != Eigen::Success) {
+      if (!massPositiveOnNullSpace(ws)) {
+        return failedSolve(KktStatus::Singular, 0.0,
+                           "mass matrix M is not positive definite on null(J) (Cholesky of ZᵀMZ failed, Z a basis "
+                           "of null(J)): the block matrix is singular or its motion is not a mechanism's");
+      }
+      ws.mass_singular = true;
+    }
   }
   const bool soft = stabilization.kind == Stabilization::Kind::Soft && nc > 0;
+  if (soft && ws.mass_singular) return singularMassRefused("soft constraints' R (diag(J M⁻¹ Jᵀ))");
   if (soft) {
     // [M −Jᵀ; J R]: the constraint row reads J q̈ + R λ = a_ref − γ (docs/stabilization.md).
     constraintSpaceDiagonal(ws);

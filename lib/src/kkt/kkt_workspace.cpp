@@ -15,7 +15,8 @@ KktWorkspace::KktWorkspace(const ConstrainedSystem& system, const KktOptions& op
       sparse(usesSparsePath(system, options)),
       resolved_from{&system, options.path, options.rank_deficiency, options.sparse_min_coordinates},
       mass_llt(sparse ? 0 : system.nq()),
-      schur_llt(sparse ? 0 : system.nc()) {
+      schur_llt(sparse ? 0 : system.nc()),
+      reduced_llt(Matrix()) {
   // The model's outputs start as NaN: an entry the model never writes (a forgotten constraint row,
   // a comma initializer one short) then fails the finiteness checks as "non-finite J" instead of
   // passing as a zero that the solve would misreport as dependent rows. Models write every entry
@@ -64,6 +65,17 @@ void KktWorkspace::ensureBlockStorage() {
   block_lu = Eigen::PartialPivLU<Matrix>(n);
   block_condition.ensureSize(n);
   block_constant_part_ready = false;
+}
+
+void KktWorkspace::ensureNullSpaceStorage() {
+  const int free_directions = nq > nc ? nq - nc : 0;
+  if (null_space.rows() == nq && reduced_mass.rows() == free_directions) return;
+  jacobian_qr = Eigen::HouseholderQR<Matrix>(nq, nc);
+  null_space = Matrix::Identity(nq, nq);
+  null_space_mass = Matrix::Zero(nq, free_directions);
+  reduced_mass = Matrix::Zero(free_directions, free_directions);
+  reduced_llt = Eigen::LLT<Matrix>(reduced_mass);
+  householder_work = Vector::Zero(nq);
 }
 
 void KktWorkspace::ensureRankDeficientStorage() {

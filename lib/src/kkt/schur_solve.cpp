@@ -51,7 +51,9 @@ void accelerationsFromMultipliers(KktWorkspace& ws) {
 KktResult solveSchur(const Stabilization& stabilization, const KktOptions& options, KktWorkspace& ws) {
   if (KktResult small; solveSchurSmall(stabilization, options, ws, small)) return small;  // nc ≤ 4
   if (!formConstraintSpaceSystem(stabilization, ws)) {
-    return failedSolve(KktStatus::Singular, 0.0, "mass matrix M is not positive definite (Cholesky failed)");
+    return failedSolve(KktStatus::Singular, 0.0,
+                       "mass matrix M is not positive definite (Cholesky failed): the Schur form needs M⁻¹; "
+                       "KktForm::Block solves an M that is positive definite only on null(J)");
   }
   if (ws.nc == 0) {  // unconstrained: q̈ = M⁻¹ f, nothing to factorize
     if (ws.mass_structure != MassStructure::General) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "../kkt/null_space_mass.hpp"
 #include "kktdae/core/checks.hpp"
 
 namespace kktdae {
@@ -52,6 +53,7 @@ void solveMetric(Vector& x, ProjectionWorkspace& ws) {
 }
 
 constexpr const char* kMassNotPositiveDefinite = "mass matrix M is not positive definite";
+constexpr const char* kMassNotPositiveOnNullSpace = "mass matrix M is not positive definite on null(J)";
 constexpr const char* kSingularMetric = "J M^-1 J^T is singular (constraint rows are dependent)";
 constexpr const char* kNonFiniteMetric = "the model returned non-finite J or M";
 
@@ -100,7 +102,21 @@ const char* factorMetric(const ConstrainedSystem& system, double t, ProjectionWo
     system.massMatrix(ws.q, ws.M);
     if (!ws.M.allFinite()) return kNonFiniteMetric;
     ws.mass_llt.compute(ws.M);
-    if (ws.mass_llt.info() != Eigen::Success) return kMassNotPositiveDefinite;
+    if (ws.mass_llt.info() != Eigen::Success) {
+      // An M positive definite only on null(J) (Euler parameters) has no M⁻¹, but any positive
+      // definite metric projects onto the same manifold: M + JᵀJ is one for such an M (it adds
+      // what M lacks exactly off null(J)), and the identity is the last resort. An M that is not
+      // positive definite even on null(J) is no mechanism's: it is refused as before, not hidden
+      // behind the identity. Zᵀ(M + JᵀJ)Z = ZᵀMZ, so the test may read the sum. (Allocates: only
+      // on this fallback, for an M that is not positive semi-definite.)
+      ws.M.noalias() += ws.J.transpose() * ws.J;
+      ws.mass_llt.compute(ws.M);
+      if (ws.mass_llt.info() != Eigen::Success) {
+        if (!(detail::smallestNullSpaceMassEigenvalue(ws.M, ws.J) > 0.0)) return kMassNotPositiveOnNullSpace;
+        ws.M.setIdentity();
+        ws.mass_llt.compute(ws.M);
+      }
+    }
     ws.inverse_mass_jt = ws.J.transpose();
     ws.mass_llt.solveInPlace(ws.inverse_mass_jt);
   } else {

@@ -13,6 +13,7 @@
 
 #include "kktdae/core/checks.hpp"
 #include "kktdae/system/derivative_check.hpp"
+#include "kkt/null_space_mass.hpp"
 #include "system/entry_summaries.hpp"
 #include "system/output_probe.hpp"
 
@@ -277,8 +278,10 @@ bool checkSizes(const ConstrainedSystem& system, StateCheck& check) {
   return valid;
 }
 
-/// M symmetric, positive definite, and as structured as declared; massDiagonal() equal to diag(M).
-void checkMass(StateCheck& check, const Outputs& out, const Vector*& constant_diagonal, int& constant_index) {
+/// M symmetric, positive definite (a general M: on null(J) at least, when J is clean), and as
+/// structured as declared; massDiagonal() equal to diag(M).
+void checkMass(StateCheck& check, const Outputs& out, const Matrix* J, const Vector*& constant_diagonal,
+               int& constant_index) {
   const ConstrainedSystem& system = check.system();
   const int nq = system.nq();
   if (!out.M_clean) return;
@@ -317,10 +320,22 @@ void checkMass(StateCheck& check, const Outputs& out, const Vector*& constant_di
     }
   } else if (const Matrix symmetric = 0.5 * (M + M.transpose());
              Eigen::LLT<Matrix>(symmetric).info() != Eigen::Success) {
-    const Eigen::SelfAdjointEigenSolver<Matrix> eigen(symmetric, Eigen::EigenvaluesOnly);
-    const double smallest = eigen.info() == Eigen::Success ? eigen.eigenvalues()[0] : kNaN;
-    check.add(ModelProblem::MassNotPositiveDefinite, "massMatrix", -1, -1, 0.0, smallest,
-              "M must be positive definite (the eigenvalue is that of (M + Mᵀ)/2)");
+    // What the block solve needs is ZᵀMZ ≻ 0 on null(J) (Euler parameters pass it); without a
+    // clean J only M ≻ 0 can be asked for.
+    const double reduced = J != nullptr ? detail::smallestNullSpaceMassEigenvalue(symmetric, *J) : kNaN;
+    if (!(reduced > 0.0)) {
+      const Eigen::SelfAdjointEigenSolver<Matrix> eigen(symmetric, Eigen::EigenvaluesOnly);
+      const double smallest = eigen.info() == Eigen::Success ? eigen.eigenvalues()[0] : kNaN;
+      if (J != nullptr) {
+        check.add(ModelProblem::MassNotPositiveDefinite, "massMatrix", -1, -1, 0.0, reduced,
+                  "M must be positive definite on null(J) (the eigenvalue is that of ZᵀMZ, Z an orthonormal basis "
+                  "of null(J); M's own smallest is " + formatDouble(smallest) + ")");
+      } else {
+        check.add(ModelProblem::MassNotPositiveDefinite, "massMatrix", -1, -1, 0.0, smallest,
+                  "M must be positive definite (the eigenvalue is that of (M + Mᵀ)/2; J is not clean, so null(J) "
+                  "could not be tested)");
+      }
+    }
   }
   if (structure == MassStructure::General || !out.d_clean) return;
   const double d_scale = std::max(scale, largestMagnitude(out.d));
@@ -543,7 +558,7 @@ ModelCheckReport checkModel(const ConstrainedSystem& system, const std::vector<S
     if (clean && out.M_clean) {
       checkDerivativeFindings(check, q.view(), v.view(), pattern_rows, pattern_cols, pattern_reported);
     }
-    checkMass(check, out, constant_diagonal, constant_index);
+    checkMass(check, out, terms.J_clean ? &terms.J : nullptr, constant_diagonal, constant_index);
     checkEvaluateTerms(check, q.view(), v.view(), terms, false);
     if (nnz > 0) checkEvaluateTerms(check, q.view(), v.view(), terms, true);
 

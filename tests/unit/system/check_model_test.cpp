@@ -486,20 +486,26 @@ TEST_CASE("checkModel: an asymmetric, an indefinite and a wrongly declared M are
     CHECK(f.col == 2);
     CHECK(f.got == -2.0);
   }
-  SECTION("not positive definite, general M: the smallest eigenvalue") {
+  SECTION("not positive definite on null(J), general M: the smallest eigenvalue of ZᵀMZ") {
+    // M has eigenvalues −1, 1, 3. null(J) at the state is z ∝ (q₁, −q₀, 0) (J's rows are q and
+    // e₃): with the coupling +2, zᵀMz = (1.37 + 1.76)/1.37 > 0 and the block form solves the
+    // model (no finding); with −2 it is (1.37 − 1.76)/1.37 = −0.2847 and the model is refused.
     struct Indefinite final : PlanePendulum {
+      explicit Indefinite(double coupling) : coupling_(coupling) {}
       MassStructure massStructure() const override { return MassStructure::General; }
-      void massMatrix(ConstVectorRef, MatrixRef M) const override { M << 1, 2, 0, 2, 1, 0, 0, 0, 1; }
+      void massMatrix(ConstVectorRef, MatrixRef M) const override { M << 1, coupling_, 0, coupling_, 1, 0, 0, 0, 1; }
       double kineticEnergy(ConstVectorRef, ConstVectorRef v) const override {
-        return 0.5 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + 2.0 * v[0] * v[1];
+        return 0.5 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + coupling_ * v[0] * v[1];
       }
+      double coupling_;
     };
+    CHECK(checkModel(Indefinite{2.0}, {offManifoldState()}).ok());
     const ModelFinding f =
-        onlyFinding(checkModel(Indefinite{}, {offManifoldState()}), ModelProblem::MassNotPositiveDefinite, "massMatrix");
-    CHECK(f.got == Approx(-1.0).epsilon(1e-12));  // eigenvalues −1, 1, 3
-    // The words say what the numbers are: not "expected 0, got -1", which reads like a bound of 0.
-    CHECK_THAT(f.describe(), Catch::Contains("smallest eigenvalue -0.99999") && Catch::Contains("expected > 0"));
-    CHECK_THAT(f.describe(), !Catch::Contains("expected 0,"));
+        onlyFinding(checkModel(Indefinite{-2.0}, {offManifoldState()}), ModelProblem::MassNotPositiveDefinite, "massMatrix");
+    CHECK(f.got == Approx(-0.39 / 1.37).epsilon(1e-12));
+    // The words say what the numbers are: not "expected 0, got -0.28", which reads like a bound of 0.
+    CHECK_THAT(f.describe(), Catch::Contains("smallest eigenvalue -0.28467") && Catch::Contains("expected > 0"));
+    CHECK_THAT(f.describe(), Catch::Contains("null(J)") && !Catch::Contains("expected 0,"));
   }
   SECTION("massDiagonal() inconsistent with massMatrix()") {
     struct TwoMasses final : PlanePendulum {

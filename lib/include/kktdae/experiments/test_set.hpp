@@ -6,6 +6,7 @@
 /// (fixed-step). docs/benchmarks.md has the results and the comparison with the published ones.
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -21,9 +22,15 @@ namespace kktdae {
 enum class TestSetProblem {
   Andrews,  ///< "andrews": Andrews' squeezing mechanism (AndrewsSqueezer), t ∈ [0, 0.03]
   CarAxis,  ///< "caraxis": the car axis (CarAxis), t ∈ [0, 3]
+  /// "heavy_top": the heavy top of Brüls, Cardona and Arnold built from a body
+  /// (multibody/heavy_top_mechanism.hpp), t ∈ [0, 2], scored on the displacement R X − X.
+  HeavyTop,
+  /// "andrews_bodies": Andrews' squeezer built from its 7 bodies and 10 joints
+  /// (multibody/andrews_mechanism.hpp), t ∈ [0, 0.03], scored on the Test Set's 7 angles.
+  AndrewsBodies,
 };
 
-/// "andrews" / "caraxis".
+/// "andrews" / "caraxis" / "heavy_top" / "andrews_bodies".
 std::string_view toString(TestSetProblem problem);
 /// Parses a name of toString(); throws std::invalid_argument listing the choices otherwise.
 TestSetProblem parseTestSetProblem(std::string_view name);
@@ -37,6 +44,12 @@ struct TestSetCase {
   ConsistentStart start;
   ReferenceSolution reference;
   std::string title;  ///< e.g. "Andrews' squeezing mechanism (IVP Test Set), t in [0, 0.03] s"
+  /// What is scored when it is not q's first reference.scored_components entries: the end
+  /// state's q mapped to the scored values (heavy_top: the displacement), their reference
+  /// values and the name metrics.json gives them at its top level. Empty: q is scored.
+  std::function<Vector(ConstVectorRef q)> scored;
+  Vector scored_reference;
+  std::string scored_name;
 };
 
 /// Builds the model with the Test Set's parameters, its start and its reference.
@@ -81,7 +94,8 @@ struct TestSetRunResult {
   Vector lambda_source;  ///< λ in the Test Set's sign (reference.lambda_to_source · λ)
   double scd = 0.0;      ///< significantCorrectDigits of the reference's scored components
   double mescd = 0.0;    ///< mixedErrorSignificantDigits of the same, floor atol/rtol
-  double scd_velocity = 0.0;  ///< scd of q̇ (all components), for information
+  double scd_velocity = 0.0;  ///< scd of q̇ (all components), for information (q-scored problems)
+  Vector scored;  ///< TestSetCase::scored of the end state (empty when q is scored)
 };
 
 /// Runs `problem` once. Never throws for numerical trouble (a failed run is a result with its

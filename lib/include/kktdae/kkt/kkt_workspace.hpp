@@ -4,6 +4,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
+#include <Eigen/QR>
 #include <optional>
 
 #include "kktdae/core/types.hpp"
@@ -94,6 +95,20 @@ struct KktWorkspace {
 
   /// Sizes the block-form buffers (a no-op after the first call).
   void ensureBlockStorage();
+
+  // --- block form with a general M that is singular (sized at the first such solve) ---------
+  /// True after a block solve whose M failed its Cholesky factorization but is positive definite
+  /// on null(J): the solve went on without M⁻¹ (what needs M⁻¹ refuses by name).
+  bool mass_singular = false;
+  Eigen::HouseholderQR<Matrix> jacobian_qr;  ///< QR of Jᵀ, nq×nc
+  Matrix null_space;                         ///< its Q, nq×nq: the last nq − nc columns span null(J)
+  Matrix null_space_mass;                    ///< M Z, nq×(nq − nc)
+  Matrix reduced_mass;                       ///< Zᵀ M Z, (nq − nc)²
+  Eigen::LLT<Matrix> reduced_llt;            ///< its Cholesky factor: M ≻ 0 on null(J)
+  Vector householder_work;                   ///< nq
+
+  /// Sizes the buffers above (a no-op after the first call).
+  void ensureNullSpaceStorage();
 
   /// J at the solved state as a dense nc×nq matrix on either path (a copy of `J`, or the sparse
   /// path's compressed J expanded). Allocates: for tests, diagnostics and small models.

@@ -66,7 +66,10 @@ struct ProjectionWorkspace {
 
 /// Projects q onto φ(q, t) = 0 by Gauss–Newton in the mass metric,
 /// q ← q − M⁻¹Jᵀ (J M⁻¹ Jᵀ)⁻¹ φ (the smallest kinetic-energy-weighted move), then q̇ onto
-/// J q̇ = −∂φ/∂t by the same M-orthogonal projection (one linear step: exact). On failure (no
+/// J q̇ = −∂φ/∂t by the same M-orthogonal projection (one linear step: exact). A general M that
+/// fails its Cholesky factorization (positive definite only on null(J), as with Euler parameters)
+/// is replaced by the metric M + JᵀJ, or by the identity where that fails too but M is positive
+/// definite on null(J); an M that is not is refused ("not positive definite on null(J)"). On failure (no
 /// convergence, singular J M⁻¹ Jᵀ, non-finite values) `state` is left unchanged and the report
 /// says why. This overload allocates its buffers: for initial states.
 ProjectionReport projectToManifold(const ConstrainedSystem& system, State& state,

@@ -12,7 +12,9 @@
 ///   memory by NaN, so the mistakes a release build lets through without Eigen's assertions — a
 ///   comma initializer with too few entries, an expression of the wrong shape assigned into J —
 ///   show up as unwritten or non-finite entries;
-/// - M symmetric and positive definite; massDiagonal() equal to diag(M) for diagonal models;
+/// - M symmetric and positive definite on null(J) (a general M that is singular elsewhere, as
+///   with Euler parameters, passes: the block form solves it); massDiagonal() equal to diag(M) for
+///   diagonal models, whose entries must all be > 0;
 ///   the declared MassStructure true (Diagonal: no off-diagonal entries; ConstantDiagonal: the
 ///   same diagonal at every state);
 /// - J, ∂φ/∂t, γ and the sparse J (pattern and values) against central differences, through
@@ -48,7 +50,8 @@ enum class ModelProblem {
   WritesPastEnd,          ///< the method wrote beyond the documented size of its output
   NonFinite,              ///< a written entry is NaN or ±∞ (also what reading past the end of q or v gives)
   MassAsymmetric,         ///< M(i, j) ≠ M(j, i)
-  MassNotPositiveDefinite,///< M has an eigenvalue ≤ 0 (`got` is the smallest; a diagonal M names its entry)
+  MassNotPositiveDefinite,///< M is not positive definite on null(J) (`got` is the smallest eigenvalue of ZᵀMZ, Z an
+                          ///< orthonormal basis of null(J); a diagonal M names its entry ≤ 0)
   MassDiagonalMismatch,   ///< massDiagonal() differs from the diagonal of massMatrix()
   MassStructureViolated,  ///< the declared MassStructure is not true
   JacobianMismatch,       ///< J differs from the central difference of φ in q

@@ -21,7 +21,7 @@ namespace kktdae {
 
 /// How M(q) is structured; lets the KKT solve use a cheap M⁻¹.
 enum class MassStructure {
-  General,           ///< dense SPD, depends on q: M⁻¹ through a Cholesky factorization
+  General,           ///< dense, depends on q: M⁻¹ through a Cholesky factorization (Schur form)
   Diagonal,          ///< diagonal, may depend on q: M⁻¹ entrywise
   ConstantDiagonal,  ///< diagonal and independent of q: the solve may cache M⁻¹ across steps
 };
@@ -54,7 +54,10 @@ class ConstrainedSystem {
 
   /// Structure of M, so the solve can pick its cheapest inverse.
   virtual MassStructure massStructure() const { return MassStructure::General; }
-  /// M(q), symmetric positive definite. Sizes: q nq; M nq×nq.
+  /// M(q), symmetric, and positive definite at least on null(J) (vᵀM v > 0 for J v = 0, v ≠ 0), so
+  /// that [M −Jᵀ; J 0] is nonsingular for a J of full row rank. Only KktForm::Block solves an M
+  /// that is singular off null(J) (Euler parameters); the Schur form and RATTLE need M ≻ 0.
+  /// Sizes: q nq; M nq×nq.
   /// The default fills a diagonal matrix from massDiagonal() for diagonal models.
   virtual void massMatrix(ConstVectorRef q, MatrixRef M) const;
   /// diag(M(q)) for models whose massStructure() is diagonal. Sizes: q nq; d nq.

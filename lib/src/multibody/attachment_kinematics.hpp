@@ -1,0 +1,39 @@
+#pragma once
+// Where a point or direction fixed in a body is, how fast it moves and how it depends on the
+// body's coordinates (internal header).
+
+#include <Eigen/Core>
+
+#include "kktdae/core/types.hpp"
+#include "mechanism_data.hpp"
+
+namespace kktdae::multibody::detail {
+
+/// x = x(q_b) of an attachment with its rate ẋ = G q̇_b, its Jacobian G (3 × the body's
+/// coordinates, at most 12: no allocation) and its bias Ġ q̇_b, so that ẍ = G q̈_b + bias.
+/// Directors make every attachment of a spatial body linear in q_b (bias 0); a planar body's
+/// turns with θ (bias −θ̇² R X).
+struct AttachmentState {
+  Eigen::Vector3d value = Eigen::Vector3d::Zero();
+  Eigen::Vector3d rate = Eigen::Vector3d::Zero();
+  Eigen::Vector3d bias = Eigen::Vector3d::Zero();
+  Eigen::Matrix<double, 3, Eigen::Dynamic, 0, 3, 12> jacobian;
+};
+
+/// Evaluates an attachment at (q, v) (v may be empty: rate and bias are then left 0).
+AttachmentState evaluateAttachment(const MechanismData& data, const Attachment& attachment, ConstVectorRef q,
+                                   ConstVectorRef v);
+
+/// The rotation from a body's coordinate frame to space: (d₁ d₂ d₃) for directors, R(θ) for a
+/// planar body, I for the ground.
+Eigen::Matrix3d coordinateRotation(const MechanismData& data, int body, ConstVectorRef q);
+
+/// The angular velocity of a body in space: ½ Σ dₖ × ḋₖ (exact on the manifold), (0, 0, θ̇).
+Eigen::Vector3d bodyAngularVelocity(const MechanismData& data, int body, ConstVectorRef q, ConstVectorRef v);
+
+/// The generalized force on a body's coordinates of a force F at a point and a moment N in
+/// space, added into `out` (nq). Directors take N as fₖ = ½ N × dₖ (Σ dₖ × fₖ = N on the manifold).
+void addWrench(const MechanismData& data, int body, const Eigen::Vector3d& point_local, const Eigen::Vector3d& force,
+               const Eigen::Vector3d& moment, ConstVectorRef q, VectorRef out);
+
+}  // namespace kktdae::multibody::detail
