@@ -39,7 +39,7 @@ struct AssemblyReport {
   double residual = 0.0;        ///< ‖φ‖∞ at the end
   double velocity_residual = 0.0;  ///< ‖[J; G] q̇ − [−∂φ/∂t; rates]‖∞ at the end
   int rank = 0;                 ///< numerical rank of J at the end
-  std::vector<int> dependent_rows;  ///< rows of φ dependent on the others (empty at full rank)
+  std::vector<int> dependent_rows;  ///< rows of φ that carry a dependency, the support of null(Jᵀ) (empty at full rank)
   /// Not assembled: the loop that does not close, named by its closing joint: the last joint
   /// (in the order added) without whose rows the others assemble. Empty when assembled, or
   /// when no single joint's removal lets the rest close.
