@@ -39,7 +39,7 @@ class AccelerationFunction {
   /// `result` (overwritten; reused from call to call, it costs no string or vector per solve,
   /// which the by-value overload constructs and destroys every time). Returns result.ok().
   /// For 1 ≤ nc ≤ 4 with a diagonal M and no inputs the whole solve runs in one function chosen
-  /// at construction (docs/performance-profile.md); the answer and the failures are the same as
+  /// at construction (docs/notes/performance-profile.md); the answer and the failures are the same as
   /// solveAccelerations()'s, to the bit. Throws std::invalid_argument for wrong sizes.
   bool evaluate(double t, ConstVectorRef q, ConstVectorRef v, VectorRef qdd, KktResult& result);
 
