@@ -2,7 +2,7 @@
 /// @file
 /// What Baumgarte gain an adaptive integrator wants: one problem run at every ω of a grid and
 /// every tolerance, scored by the digits of its whole output path against a tight reference per
-/// unit of work in model calls (docs/baumgarte.md §9).
+/// unit of work in model calls (docs/notes/baumgarte-adaptive-gains.md).
 
 #include <string>
 #include <vector>
@@ -86,7 +86,7 @@ struct AdaptiveGainOptions {
   /// Runs per grid point (odd, ≥ 1): each ω (and ω = 0) is run at the tolerances
   /// τ·10^(ensemble_step·k), k = −(n−1)/2 … (n−1)/2, and scored by the mean of their efficiencies.
   /// One run's score is one sample of a quantity that jitters with the step-size controller's
-  /// discrete decisions (a spread of 0.05–0.40 digits, median 0.19: docs/baumgarte.md §9);
+  /// discrete decisions (a spread of 0.05–0.40 digits, median 0.19: docs/notes/baumgarte-adaptive-gains.md);
   /// nearby tolerances draw other step sequences of the same expected efficiency, so the mean
   /// estimates that expectation and the members' spread is its error bar. 1 = the single run.
   int ensemble_size = 1;

@@ -2,7 +2,7 @@
 /// @file
 /// The Baumgarte gain of an adaptive integrator measured on the user's own model: a coarse scan of
 /// ω around the closed-form rule's candidates (Ω and 1/h̄), scored as the full measurement of
-/// docs/baumgarte.md §9 scores it (the whole output path against a tight ida_ggl reference, per
+/// docs/notes/baumgarte-adaptive-gains.md scores it (the whole output path against a tight ida_ggl reference, per
 /// model call), then a finer scan with the full measurement's statistics over the coarse gains
 /// that could be the best, and the middle of its band of near-best gains.
 /// recommendBaumgarteForModel() runs it in AdaptiveGainMode::Scan.
@@ -74,7 +74,7 @@ struct AdaptiveGainTunerOptions {
   /// of its band. 0 or a multiple of per_decade: its gains keep the coarse grid's offset in
   /// decades, so they include the coarse gains (and at eight per decade stay off the full scan's
   /// when kktdae-errdyn offsets the tuner). It costs two to four times the coarse scan
-  /// (docs/baumgarte.md §9, "Measured gains"). A refinement with fewer than two gains, or none
+  /// (docs/notes/baumgarte-adaptive-gains.md, "Measured gains"). A refinement with fewer than two gains, or none
   /// usable, leaves the coarse band as the answer, and the message says so.
   int refine_per_decade = 8;
   int refine_ensemble_size = 7;         ///< odd, ≥ 1

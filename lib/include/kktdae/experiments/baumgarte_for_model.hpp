@@ -30,7 +30,7 @@ struct ModelGuidanceOptions {
   double offset = 2e-2;
   /// Adaptive (cvode_bdf, cvode_adams, ida_index1): Rule takes the closed form from the
   /// measuring run; Scan also scans ω on the model over `horizon` (tuneAdaptiveGain(): a coarse
-  /// scan and a finer one, a few hundred runs; its cost is measured in docs/baumgarte.md §9,
+  /// scan and a finer one, a few hundred runs; its cost is measured in docs/notes/baumgarte-adaptive-gains.md,
   /// "Measured gains") and recommends the middle of its band of near-best gains — for a model or
   /// tolerance the rule's assumptions may not fit (§9's misses).
   /// Fixed-step integrators ignore it (measure_limit is theirs).
