@@ -13,8 +13,13 @@ namespace kktdae {
 
 /// Buffers for the stages of a step, sized once for nq.
 struct StepWorkspace {
+  /// Sizes every buffer to nq.
   explicit StepWorkspace(int nq);
+  ///@{
+  /// A stage's (q, q̇), RK4's stage accelerations 2–4, and the step's result before it replaces
+  /// the state; each of size nq.
   Vector q_stage, v_stage, a2, a3, a4, q_next, v_next;
+  ///@}
   /// The outcome of the last inner stage's KKT solve (RK4), reused from stage to stage.
   KktResult stage_result;
 };
