@@ -7,6 +7,8 @@
 
 namespace kktdae {
 
+/// The time integrators a run can use: fixed-step (euler to hht) and adaptive (the SUNDIALS
+/// ones); the name each takes in the apps and Python is given first.
 enum class Integrator {
   ExplicitEuler,      ///< "euler": first order, unstable on undamped oscillation
   SemiImplicitEuler,  ///< "semi_implicit": first order; symplectic for unconstrained separable systems, and in
