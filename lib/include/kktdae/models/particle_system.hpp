@@ -18,7 +18,7 @@ struct PointRef {
   /// What a PointRef names.
   enum class Kind {
     Particle,  ///< a moving particle
-    Anchor,    ///< a fixed anchor point
+    Anchor     ///< a fixed anchor point
   };
   Kind kind = Kind::Particle;  ///< what `index` refers to
   int index = 0;               ///< into ParticleSystemParams::particles or ParticleSystemParams::anchors
