@@ -96,7 +96,7 @@ struct KktWorkspace {
   Vector block_rhs;  ///< [f; target]
   Vector block_solution;  ///< [q̈; λ]
   Eigen::PartialPivLU<Matrix> block_lu;  ///< LU factor of the block matrix
-  bool block_constant_part_ready = false;  ///< the block matrix's constant M (ConstantDiagonal models) is in place
+  bool block_constant_part_ready = false;  ///< `block` holds M and the zero corner (kept between solves for ConstantDiagonal models)
   ConditionWork block_condition;  ///< for the condition estimate of the block LU
 
   /// Sizes the block-form buffers (a no-op after the first call).
