@@ -26,7 +26,8 @@ struct PointOnPlaneParams {
 /// (docs/baumgarte.md). λ [N/m·m = N] is the normal force: Jᵀλ = λ n.
 class PointOnPlane final : public ConstrainedSystem {
  public:
-  /// Normalizes params.normal; throws std::invalid_argument if `params` is invalid.
+  /// Uses n normalized (its first `dimension` entries); throws std::invalid_argument if `params` is
+  /// invalid.
   explicit PointOnPlane(PointOnPlaneParams params = {});
 
   std::string name() const override { return "point_on_plane"; }
@@ -41,7 +42,7 @@ class PointOnPlane final : public ConstrainedSystem {
   double kineticEnergy(ConstVectorRef q, ConstVectorRef v) const override;
   double potentialEnergy(ConstVectorRef q, double t) const override;
 
-  const PointOnPlaneParams& params() const { return params_; }  ///< the parameters, n normalized
+  const PointOnPlaneParams& params() const { return params_; }  ///< the parameters as given
   /// A state with constraint error e0 and rate edot0 (moved along n), tangential velocity
   /// `sliding` along the line/plane, at t = 0.
   State offManifoldState(double e0, double edot0, double sliding = 0.0) const;
