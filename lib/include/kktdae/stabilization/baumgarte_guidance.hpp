@@ -9,6 +9,8 @@
 
 namespace kktdae {
 
+/// What recommendBaumgarte() knows about the run besides the integrator and step: the damping
+/// ratio, the safety factor and, for adaptive integrators, the motion's measured scales.
 struct BaumgarteGuidanceOptions {
   /// Damping ratio ζ ≥ 0 of the error dynamics; 1 (critical) decays fastest without overshoot.
   double zeta = 1.0;
@@ -34,6 +36,7 @@ struct BaumgarteGuidanceOptions {
   /// Fixed-step integrators only: a measured stability limit of dt·ω for the user's model at this
   /// dt (recommendBaumgarteForModel() bisects one); 0 uses the closed form of the linear model.
   double measured_limit = 0.0;
+  /// Throws std::invalid_argument naming the field and value.
   void validate() const;
 };
 
@@ -67,6 +70,7 @@ inline constexpr double kIdaIndex1OmegaStep = 1.0;
 /// dependence on T rests on five models and is not confirmed (§9).
 inline constexpr double kIdaIndex1OmegaStepPerRadian = 0.019;
 
+/// The gain recommendBaumgarte() picked, as a Stabilization, with the reasoning behind it.
 struct BaumgarteRecommendation {
   Stabilization stabilization;  ///< α = ζ ω, β = ω
   double omega = 0.0;           ///< ω [rad/s]
