@@ -12,6 +12,7 @@
 
 namespace kktdae::multibody {
 
+/// How assemble() iterates: the Gauss–Newton budget, its tolerance and the rank threshold.
 struct AssemblyOptions {
   int max_iterations = 50;   ///< Gauss–Newton iterations ≥ 1
   double tolerance = 1e-12;  ///< ‖φ‖∞ and the velocity rows' residual at which it stops (> 0)
@@ -29,10 +30,11 @@ struct AssemblyOptions {
 /// A joint's rate the user prescribes at assembly: its read-back coordinate's rate
 /// (Mechanism::jointRates(); for a cylindrical joint the slide's).
 struct IndependentRate {
-  int joint = -1;
-  double rate = 0.0;
+  int joint = -1;     ///< the joint's index in the mechanism
+  double rate = 0.0;  ///< the rate [rad/s or m/s, as the joint's coordinate]
 };
 
+/// What assemble() did: whether it converged, the residuals, J's rank, and what did not close.
 struct AssemblyReport {
   bool converged = false;       ///< positions and velocities assembled
   int iterations = 0;           ///< Gauss–Newton iterations taken
