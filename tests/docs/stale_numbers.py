@@ -9,7 +9,8 @@ with an HTML comment on the line before it:
 The command (placeholders {tests}: the unit-test binary, {apps}: the apps' build directory,
 {tmp}: a scratch directory) is run once; every number in the marked cells (a table's listed
 columns, 1-based, or a fenced block's every number) must equal, to the digits the page prints,
-some number of the command's output. A page number that no output number rounds to is stale.
+some number of the command's output. A page number that no output number rounds to is stale. For numbers inside prose, `| values a, b`
+checks just those, each of which must also appear in the paragraph that follows the marker.
 Timing figures are never marked: they are dated records, not checks.
 """
 import argparse
@@ -21,7 +22,8 @@ import subprocess
 import sys
 import tempfile
 
-MARKER = re.compile(r"^<!-- stale-check: (?P<command>.*?)(?: \| columns (?P<columns>[\d,]+))? -->\s*$")
+MARKER = re.compile(r"^<!-- stale-check: (?P<command>.*?)(?: \| columns (?P<columns>[\d,]+))?"
+                    r"(?: \| values (?P<values>[^>]+?))? -->\s*$")
 NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w.])")
 
 
@@ -93,6 +95,20 @@ def main():
                     outputs[command] = [float(x) for x in NUMBER.findall(run.stdout + run.stderr)
                                         if math.isfinite(float(x))]
                 printed = outputs[command]
+                if match["values"]:
+                    paragraph = []
+                    for following in lines[number + 1:]:
+                        if not following.strip():
+                            break
+                        paragraph.append(following)
+                    text_after = " ".join(paragraph)
+                    for text in (v.strip() for v in match["values"].split(",")):
+                        checked += 1
+                        if text not in text_after:
+                            stale.append(f"{page.name}:{number + 1}: {text} is not in the paragraph it marks")
+                        elif not matches(text, printed):
+                            stale.append(f"{page.name}:{number + 1}: {text} (in: {text_after[:120]}...)")
+                    continue
                 columns = [int(c) for c in match["columns"].split(",")] if match["columns"] else []
                 kind, rows = marked_block(lines, number)
                 if not rows:
