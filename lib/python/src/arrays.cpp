@@ -1,5 +1,7 @@
 #include "arrays.hpp"
 
+#include "python_errors.hpp"
+
 #include <cstring>
 
 namespace kktdae::python {
@@ -16,10 +18,18 @@ std::string shapeText(const py::array& array) {
 py::array_t<double, py::array::c_style | py::array::forcecast> realArray(py::handle value, const std::string& where,
                                                                        const char* name) {
   if (value.is_none()) throw py::type_error(where + ": " + name + " must be a float array, got None");
+  // numpy.asarray rather than pybind11's array::ensure(), which clears Python's error indicator on
+  // failure: a Ctrl-C that numpy's conversion (of a list, say) turned into KeyboardInterrupt was
+  // then reported as "must be a float array" and the run ended MODEL_ERROR instead of raising it.
   py::array array;
-  try {
-    array = py::array::ensure(value);
-  } catch (const py::error_already_set&) {
+  if (py::isinstance<py::array>(value)) {
+    array = py::reinterpret_borrow<py::array>(value);
+  } else {
+    try {
+      array = py::module_::import("numpy").attr("asarray")(value);
+    } catch (const py::error_already_set& error) {
+      if (mustPropagate(error.value())) throw;
+    }
   }
   if (!array) {
     throw py::type_error(where + ": " + name + " must be a float array, got " +
@@ -29,6 +39,11 @@ py::array_t<double, py::array::c_style | py::array::forcecast> realArray(py::han
   if (kind != 'f' && kind != 'i' && kind != 'u') {
     throw py::type_error(where + ": " + name + " must have a real dtype (float64), got " +
                          std::string(py::str(array.dtype())));
+  }
+  // Already float64 and C-contiguous (the usual case): ensure() below converts nothing. Otherwise
+  // numpy converts here, where what it raises goes on.
+  if (!py::isinstance<py::array_t<double, py::array::c_style>>(array)) {
+    array = py::module_::import("numpy").attr("ascontiguousarray")(array, "float64");
   }
   return py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(array);
 }
