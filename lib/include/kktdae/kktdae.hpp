@@ -2,6 +2,9 @@
 /// @file
 /// Umbrella header: the whole public API of kktdae.
 
+#include "kktdae/contact/contact_dynamics.hpp"
+#include "kktdae/contact/lcp.hpp"
+#include "kktdae/contact/unilateral_constraints.hpp"
 #include "kktdae/core/checks.hpp"
 #include "kktdae/core/state.hpp"
 #include "kktdae/core/types.hpp"
