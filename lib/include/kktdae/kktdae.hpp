@@ -3,6 +3,7 @@
 /// Umbrella header: the whole public API of kktdae.
 
 #include "kktdae/contact/contact_dynamics.hpp"
+#include "kktdae/contact/event_driven.hpp"
 #include "kktdae/contact/lcp.hpp"
 #include "kktdae/contact/unilateral_constraints.hpp"
 #include "kktdae/core/checks.hpp"
