@@ -70,3 +70,4 @@
 #include "kktdae/models/andrews_squeezer.hpp"
 #include "kktdae/models/car_axis.hpp"
 #include "kktdae/models/heavy_top.hpp"
+#include "kktdae/models/contact_problems.hpp"
