@@ -258,6 +258,11 @@ void ContactRun::impact(int trigger) {
     rec.v_plus = sol.gdot_plus[k];
     rec.impulse = sol.impulse[k];
     rec.kinetic_energy_loss = T_minus - T_plus;
+    rec.restitution = gaps_.restitution(k);
+    rec.effective_mass = 1.0 / ws_.J_N.row(k).dot(ws_.PJ_Nt.col(k));
+    rec.closed_form_loss = set.size() == 1 ? (1.0 - rec.restitution * rec.restitution) * 0.5 * rec.effective_mass *
+                                                 rec.v_minus * rec.v_minus
+                                           : std::numeric_limits<double>::quiet_NaN();
     sum_.impacts.push_back(rec);
   }
   v_ = sol.v_plus;

@@ -71,6 +71,11 @@ struct ImpactRecord {
   double v_plus = 0.0;      ///< separation speed ġ⁺ (= e · v_minus for an isolated impact)
   double impulse = 0.0;     ///< Λ ≥ 0
   double kinetic_energy_loss = 0.0;  ///< T(q̇⁻) − T(q̇⁺) of the whole impact [J]
+  double restitution = 0.0;     ///< the gap's e
+  double effective_mass = 0.0;  ///< 1 / W_kk, the mass the gap's normal sees through the equalities
+  /// (1 − e²) · ½ · effective_mass · v_minus², the loss Newton's law predicts when this gap is the
+  /// only one in the impact (NaN when several gaps took part: then the LCP couples them).
+  double closed_form_loss = 0.0;
 };
 
 /// A change of the contact set other than an impact.
