@@ -173,7 +173,7 @@ TEST_CASE("event-driven lift-off: a resting mass leaves the floor where the push
   CHECK(last_y == Approx(c * rise * rise * rise / (6.0 * m)).epsilon(1e-11));
 }
 
-TEST_CASE("event-driven start: closed and closing is an impact at t0; penetrating or other integrators refused", "[contact]") {
+TEST_CASE("event-driven start: closed and closing is an impact at t0, penetrating starts and other integrators refused", "[contact]") {
   const Drop ball(2.0);
   const JointLimits floor(1, {JointLimit::lower("floor", 0, 0.0, 0.5)});
   ContactRunOptions options;
