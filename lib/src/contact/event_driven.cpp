@@ -457,7 +457,8 @@ ContactSummary simulateContact(const ConstrainedSystem& system, const Unilateral
   ContactSummary summary;
   const auto start = std::chrono::steady_clock::now();
   ContactRun run(system, gaps, options, observer, summary);
-  // Wrapped so that the observer always sees φ's size.
+  // Trouble during the run (a failed solve, a model or observer that throws) ends it with a
+  // status and the message; what was observed stays observed.
   try {
     run.run(initial);
   } catch (const std::exception& e) {

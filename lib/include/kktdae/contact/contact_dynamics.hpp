@@ -27,7 +27,9 @@
 
 namespace kktdae::contact {
 
-/// Preallocated buffers of the contact solves for one (system, gaps) pair; reused every call.
+/// The terms of the last evaluation for one (system, gaps) pair, sized once and overwritten by
+/// every call. The solves still allocate their small temporaries (W, b, the pseudo-inverses):
+/// the contact path is not allocation-free yet.
 struct ContactWorkspace {
   /// Sizes everything from system.nq(), system.nc() and gaps.ng().
   ContactWorkspace(const ConstrainedSystem& system, const UnilateralConstraints& gaps);
