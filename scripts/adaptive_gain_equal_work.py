@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The adaptive gains compared at equal accuracy rather than at equal tolerance (docs/baumgarte.md §9).
+"""The adaptive gains compared at equal accuracy rather than at equal tolerance (docs/notes/baumgarte-adaptive-gains.md).
 
 kktdae-errdyn --adaptive scores each gain ω at the scan's tolerance τ by scd − log10 work, so one
 digit is worth one decade of work. A variable-order method's work-precision curve is much steeper

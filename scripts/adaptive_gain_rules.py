@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Counts candidate Baumgarte-gain rules for the adaptive integrators against a measured scan.
 
-Reads kktdae-errdyn --adaptive's two files from each directory given (docs/baumgarte.md §9):
+Reads kktdae-errdyn --adaptive's two files from each directory given (docs/notes/baumgarte-adaptive-gains.md):
   adaptive_gains.csv   every grid point of every scan (efficiency = ensemble mean, its spread)
   adaptive_best.csv    one row per (model, integrator, tolerance): Ω, h̄, band, recommendation
 and recomputes, from the grid points alone, what the library's bestOf() and placeInBand()
@@ -21,7 +21,7 @@ Commands (numpy and the standard library only; /usr/bin/python3):
   cases  DIR... --rule NAME     one line per case: placement, loss ± error, σ
   search --fit DIR --test DIR   one-parameter and two-parameter families, chosen on --fit only,
                                 then counted on --test without refitting
-  tables DIR... --rule NAME     the markdown tables of docs/baumgarte.md §9
+  tables DIR... --rule NAME     the markdown tables of docs/notes/baumgarte-adaptive-gains.md
   compare DIR...                the current rule here against the 3-member table in --doc
   curve  DIR... [--case WORDS]  a scan's grid points, smoothed curve and band
   retest A B [--rule NAME]      two scans a fraction of a decade apart in tolerance: does the band
@@ -261,7 +261,7 @@ def radians_rule(c_by_integrator, cap_by_integrator):
     return rule
 
 
-# The rule chosen on the in-sample tolerances (docs/baumgarte.md §9): CVODE keeps min(Ω, 0.3/h̄),
+# The rule chosen on the in-sample tolerances (docs/notes/baumgarte-adaptive-gains.md): CVODE keeps min(Ω, 0.3/h̄),
 # ida_index1 takes ω·h̄ = 0.019·Ω·T, capped at adaptiveStiffnessCap (3).
 IDA_RADIANS = 0.019
 
@@ -396,7 +396,7 @@ def command_count(args):
 
 
 def doc_table_places(path):
-    """The "place" column of the measured-best table in docs/baumgarte.md §9 (the 3-member
+    """The "place" column of the measured-best table in docs/notes/baumgarte-adaptive-gains.md (the 3-member
     ensemble): {(model, integrator, tolerance): (place text, loss ± error text)}."""
     places = {}
     with open(path) as f:
@@ -536,7 +536,7 @@ def where(p):
 
 
 def command_tables(args):
-    """The per-case table of docs/baumgarte.md §9: the first --rule (default current) and the
+    """The per-case table of docs/notes/baumgarte-adaptive-gains.md: the first --rule (default current) and the
     second (default proposed) side by side, then the noise of the measurement."""
     cases = load_all(args.dirs)
     smoothed = smooth_all(cases, args)
@@ -1032,7 +1032,7 @@ def main(argv=None):
     parser.add_argument("--fit", nargs="+", default=[], help="search: the directories the rule is chosen on")
     parser.add_argument("--test", nargs="*", default=[], help="search: the directories it is counted on")
     parser.add_argument("--doc", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs",
-                                                      "baumgarte.md"), help="compare: the page with the 3-member table")
+                                                      "notes", "baumgarte-adaptive-gains.md"), help="compare: the page with the 3-member table")
     parser.add_argument("--case", help="curve: words of the case label, e.g. circle,cvode_bdf,1e-10")
     parser.add_argument("--ensemble", type=int, default=7, help="the scan's ensemble size (default 7)")
     parser.add_argument("--smoothing", type=int, default=2, help="smoothing_half_width (default 2)")

@@ -63,7 +63,7 @@ NO_NATIVE_NOTE = (
     '(GCC contracts a·b + c into FMAs): after 4000 steps of the double pendulum 8 of its 12 fin'
     "al coordinates and velocities differ, by up to 3e-10, so seed 000's metrics.json cannot be"
     ' promised its bytes (the app itself was not built native). No build option offers it (docs'
-    '/performance-profile.md, the app section).'
+    '/notes/performance-profile.md, the app section).'
 )
 
 def _library_sparse_min_coordinates():
@@ -390,11 +390,11 @@ LIMIT_TARGET = 1.25
 
 
 APP_TARGET = 1.3
-# The load-independent number, measured once with callgrind (docs/performance-profile.md, "The
+# The load-independent number, measured once with callgrind (docs/notes/performance-profile.md, "The
 # apps against the library", "The explicit steppers' own loop"): instructions per double-pendulum
 # step of `kktdae-constraints --stabilization baumgarte --no-rerun` and of the library's step.
 APP_INSTRUCTIONS = (1652, 1302)
-# Likewise for the adaptive drivers (docs/performance-profile.md, the last subsection of "The adaptive
+# Likewise for the adaptive drivers (docs/notes/performance-profile.md, the last subsection of "The adaptive
 # drivers against bare SUNDIALS"): callgrind instructions per whole run, library and bare, millions.
 ADAPTIVE_INSTRUCTIONS = {"cvode_bdf": (8.99, 7.01), "cvode_adams": (7.96, 6.11), "ida_index1": (15.81, 13.25)}
 
@@ -404,7 +404,7 @@ def app_section(results_dir):
     this run (wall clock) beside the callgrind instruction ratio measured once."""
     app_i, lib_i = APP_INSTRUCTIONS
     instructions = (f"In instructions (callgrind, measured once, not by this run: "
-                    f"`docs/performance-profile.md`): {app_i:,} per app step against the library step's "
+                    f"`docs/notes/performance-profile.md`): {app_i:,} per app step against the library step's "
                     f"{lib_i:,}, **{app_i / lib_i:.2f}×** — target ≤ {APP_TARGET}× "
                     f"{target_mark(app_i / lib_i <= APP_TARGET)}. This is the load-independent number; the "
                     "wall-clock rounds above spread with the machine's load.")
@@ -473,7 +473,7 @@ def limit_section(table):
     md += ["", f"Target: library / kernel ≤ {LIMIT_TARGET} at every N — "
            + (target_mark(worst is not None and worst <= LIMIT_TARGET)
               + (f" (largest ratio {worst:.3g}×)" if worst is not None else "")
-              + ". Where the instructions go, and why the gap stays: `docs/performance-profile.md`."), ""]
+              + ". Where the instructions go, and why the gap stays: `docs/notes/performance-profile.md`."), ""]
     return md
 
 
@@ -596,7 +596,7 @@ def adaptive_overhead_section(table):
                        + target_mark(lib_i / bare_i <= ADAPTIVE_TARGET)
                        for name, (lib_i, bare_i) in ADAPTIVE_INSTRUCTIONS.items())
            + ". Why, and scipy's `solve_ivp` on seed 002's own script as a reference: "
-             "`docs/performance-profile.md`.", ""]
+             "`docs/notes/performance-profile.md`.", ""]
     return md
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Places the tuner's gains (kktdae-errdyn --adaptive-tuner-only: adaptive_tuned.csv) in the bands of a
-full scan (kktdae-errdyn --adaptive: adaptive_best.csv, adaptive_gains.csv), as docs/baumgarte.md §9
+full scan (kktdae-errdyn --adaptive: adaptive_best.csv, adaptive_gains.csv), as docs/notes/baumgarte-adaptive-gains.md
 "Measured gains (the tuner)" counts them, with the rule's gain of the same full scan beside it.
 
     scripts/place_tuned_gains.py TUNED_DIR FULL_DIR [--smoothing 2] [--by-decade]

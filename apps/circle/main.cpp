@@ -60,7 +60,7 @@ struct Grid {
 };
 
 /// Peak memory per observed state [bytes], measured with /usr/bin/time over 2e6 and 4e6 states
-/// (README "Memory"): 47 for the trace (t, φ, φ̇, λ and x, y), 197 more with --out for its row of
+/// (docs/apps.md, "Memory"): 47 for the trace (t, φ, φ̇, λ and x, y), 197 more with --out for its row of
 /// circle.csv (the text and its growth); rounded up.
 constexpr double kBytesPerState = 60.0, kCsvBytesPerState = 240.0;
 

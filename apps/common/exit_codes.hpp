@@ -1,5 +1,5 @@
 #pragma once
-// The exit codes every app uses (README "Exit codes"), and the one place that maps a CLI11
+// The exit codes every app uses (docs/apps.md, "Output directories and exit codes"), and the one place that maps a CLI11
 // parse error to the usage code.
 
 #include <CLI/CLI.hpp>

@@ -15,7 +15,7 @@ namespace kktdae::apps {
 void requireMemory(const std::string& flags, double estimate_bytes);
 
 /// One pendulum-chain run's peak memory without its recording [bytes], from the peak resident
-/// sizes of 2-step kktdae-constraints runs at 10,000 and 40,000 links (README "Memory"), per link
+/// sizes of 2-step kktdae-constraints runs at 10,000 and 40,000 links (docs/apps.md, "Memory"), per link
 /// on the sparse path: explicit steppers, rattle and CVODE 1.2–2.8 kB (3 kB used); generalized-α
 /// and HHT 4.9 kB, 5.7 kB in the block form (6 kB used); IDA 6.0–9.8 kB (10 kB used); and with
 /// `dense` (the dense KKT path) 80 bytes per link² more.

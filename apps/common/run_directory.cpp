@@ -40,7 +40,7 @@ void removeFile(const std::filesystem::path& path) {
   if (error) throw std::runtime_error("cannot remove the earlier run's '" + path.string() + "': " + error.message());
 }
 
-/// The README's exception to "same inputs, same bytes": files named for timing (timing.json,
+/// The exception (docs/apps.md) to "same inputs, same bytes": files named for timing (timing.json,
 /// seeds_timing.json, timing_ladder.csv, …) hold wall clocks.
 bool isTimingFile(const std::string& name) { return name.find("timing") != std::string::npos; }
 

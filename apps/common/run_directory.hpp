@@ -1,5 +1,5 @@
 #pragma once
-// One rule for a run's output directory (README "Output directories"): a run first removes the
+// One rule for a run's output directory (docs/apps.md, "Output directories"): a run first removes the
 // files an earlier run of the same app wrote there (and the temporaries a killed run left),
 // writes each file whole (temporary + rename), and writes manifest.json last, listing the files
 // with their sizes and whether the run completed, was interrupted or failed. A directory without

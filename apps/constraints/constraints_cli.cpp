@@ -107,7 +107,7 @@ void finishConstraintsFlags(ConstraintsFlags& flags) {
     const double length = flags.dt * static_cast<double>(flags.steps);
     if (kktdae::isAdaptive(integrator)) {
       // The adaptive gain follows the chain's own motion rate, measured by one short run at the
-      // run's tolerance without feedback (docs/baumgarte.md §9).
+      // run's tolerance without feedback (docs/notes/baumgarte-adaptive-gains.md).
       const kktdae::PendulumChain chain(kktdae::PendulumChainParams::uniform(links));
       kktdae::ModelGuidanceOptions guidance;
       guidance.horizon = length > 0.0 ? std::min(2.0, length) : 2.0;

@@ -77,7 +77,7 @@ std::string sizeFlags(const ConstraintsRun& run) {
   return "--links " + std::to_string(run.links) + " --steps " + std::to_string(run.steps);
 }
 
-/// Peak memory of a run [bytes], measured with /usr/bin/time (README "Memory"): each chain's
+/// Peak memory of a run [bytes], measured with /usr/bin/time (docs/apps.md, "Memory"): each chain's
 /// run (chainRunMemory), and with the recording about 170 bytes per step and mode (the trace
 /// and its CSV text). Rounded up so that the estimate errs on the side of refusing.
 double memoryEstimate(const ConstraintsRun& run, std::size_t modes, int threads) {

@@ -1,6 +1,6 @@
 #pragma once
 // kktdae-errdyn --adaptive: the Baumgarte gain cvode_bdf and ida_index1 want, measured on a grid
-// of ω at several tolerances, against recommendBaumgarte (docs/baumgarte.md §9).
+// of ω at several tolerances, against recommendBaumgarte (docs/notes/baumgarte-adaptive-gains.md).
 
 #include <string>
 #include <vector>

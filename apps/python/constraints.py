@@ -7,7 +7,7 @@ integrated by euler / semi_implicit / rk4 (or any of kktdae's integrators).
 Seed 000's script with the dynamics moved into kktdae: the same flags, the same table, the same
 metrics.json keys, and numbers equal to kktdae-constraints' to the last printed digit (both call
 the library's run_chain_comparison). The only randomness is numpy's default_rng(seed), as in the
-chapter. Needs the kktdae package (README: "Python").
+chapter. Needs the kktdae package (README, "A model in a few lines", and docs/python.md).
 """
 import argparse
 import json

@@ -1,5 +1,5 @@
 #pragma once
-// What a sweep needs in memory, estimated before it runs (README "Memory"): a sweep too large for
+// What a sweep needs in memory, estimated before it runs (docs/apps.md, "Memory"): a sweep too large for
 // the machine is refused naming its file, not a std::bad_alloc after every run has been computed.
 
 #include "sweep/sweep_file.hpp"

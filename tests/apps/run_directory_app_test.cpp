@@ -1,4 +1,4 @@
-// The run-directory rule (README "Output directories"): one run per directory (its lock), an
+// The run-directory rule (docs/apps.md, "Output directories"): one run per directory (its lock), an
 // earlier run's files and a killed run's temporaries go first, the manifest comes last, and
 // SIGINT/SIGTERM publish what was recorded, marked "interrupted", with exit 130/143. Signals
 // arrive at deterministic points through the apps' test-only hooks (apps/common/interrupt.hpp),

@@ -1,6 +1,6 @@
 """scripts/adaptive_gain_equal_work.py: the equal-accuracy reading of a tolerance sweep on lines whose
 answer is known, and both modes end to end on a short scan of the double pendulum
-(docs/baumgarte.md §9, "At equal accuracy")."""
+(docs/notes/baumgarte-adaptive-gains.md, "At equal accuracy")."""
 import csv
 import importlib.util
 import math

@@ -1,6 +1,6 @@
 """scripts/adaptive_gain_rules.py against the library: a small scan written in kktdae-errdyn's CSV
 format, whose best/band/placement columns come from the C++ scan and place_in_band, must be
-reproduced by the script's own smoothing and placement bit for bit (docs/baumgarte.md §9)."""
+reproduced by the script's own smoothing and placement bit for bit (docs/notes/baumgarte-adaptive-gains.md)."""
 import csv
 import importlib.util
 import itertools

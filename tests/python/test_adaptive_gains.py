@@ -1,4 +1,4 @@
-"""The adaptive integrators' Baumgarte-gain scan from Python (docs/baumgarte.md §9): the grid's
+"""The adaptive integrators' Baumgarte-gain scan from Python (docs/notes/baumgarte-adaptive-gains.md): the grid's
 extension, the ensemble per grid point with its error bars, ida_index1's ω·h̄ constant, and the
 options' checks."""
 import math

@@ -1,4 +1,4 @@
-"""scripts/place_tuned_gains.py: the tuner's gains placed in a full scan's bands (docs/baumgarte.md §9),
+"""scripts/place_tuned_gains.py: the tuner's gains placed in a full scan's bands (docs/notes/baumgarte-adaptive-gains.md),
 by exact tolerance or, with --by-decade, in a second measurement made a fraction of a decade away."""
 import csv
 import math

@@ -1,7 +1,7 @@
 // kktdae/experiments: seed 000's chain comparison, the library call behind kktdae-constraints and
 // apps/python/constraints.py (so both print the same numbers from the same code), and the motion
 // time scale recommend_baumgarte needs for adaptive integrators, and the scan of the adaptive
-// integrators' Baumgarte gain (docs/baumgarte.md §9), and recommend_baumgarte_for_model with the
+// integrators' Baumgarte gain (docs/notes/baumgarte-adaptive-gains.md), and recommend_baumgarte_for_model with the
 // scan of that gain on the user's own model.
 #include <pybind11/stl.h>
 
@@ -201,7 +201,7 @@ void bindAdaptiveGains(py::module_& m) {
       py::arg("name") = "",
       "Runs every (integrator, tolerance, ω) of `options` from `start` (consistent) to t_end, scores each run's\n"
       "path against reference_path (adaptive_gain_reference_path at the same number of outputs) per model call,\n"
-      "and finds each scan's smoothed best and band (docs/baumgarte.md §9). Raises ValueError for invalid\n"
+      "and finds each scan's smoothed best and band (docs/notes/baumgarte-adaptive-gains.md). Raises ValueError for invalid\n"
       "options or problems; a failed run is a row whose summary says why.");
 }
 

@@ -3,7 +3,7 @@
 // (internal header). Besides the virtual contract the class offers the same steps as inline,
 // non-virtual calls that write into one reused KktResult: the fixed-step driver runs its loop over
 // those when makeFixedStepper() made this class, so that a step of a small model pays for no
-// virtual call, no StepReport and no KktResult built and destroyed (docs/performance-profile.md).
+// virtual call, no StepReport and no KktResult built and destroyed (docs/notes/performance-profile.md).
 // Either way the KKT solve at every settled state serves both the observer's λ and the next
 // step's first stage (the order of operations, and so every bit, of the former driver loop).
 

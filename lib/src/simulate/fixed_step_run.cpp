@@ -2,7 +2,7 @@
 // is a template over how it reaches the stepper: through the FixedStepper contract's virtual calls
 // (RATTLE, generalized-α, HHT), or, for the explicit methods, through ExplicitStepper's inline
 // calls into one reused KktResult, chosen once per run. For a two-link chain the virtual calls and
-// the StepReports they return cost about a tenth of a step (docs/performance-profile.md); the
+// the StepReports they return cost about a tenth of a step (docs/notes/performance-profile.md); the
 // bookkeeping and so every result are the same on both.
 // For the explicit methods the solve at each settled state serves the observer's λ and the
 // next step's first stage.

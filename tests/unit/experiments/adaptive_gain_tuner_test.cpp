@@ -1,5 +1,5 @@
 // The adaptive gain measured on the model (experiments/adaptive_gain_tuner.hpp) and its use by
-// recommendBaumgarteForModel in AdaptiveGainMode::Scan (docs/baumgarte.md §9, "Measured gains").
+// recommendBaumgarteForModel in AdaptiveGainMode::Scan (docs/notes/baumgarte-adaptive-gains.md, "Measured gains").
 #include <catch2/catch.hpp>
 
 #include <algorithm>

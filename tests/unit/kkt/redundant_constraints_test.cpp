@@ -11,6 +11,7 @@
 #include "kktdae/models/circle_mass.hpp"
 #include "kktdae/models/particle_system.hpp"
 #include "kktdae/simulate/simulate.hpp"
+#include "support/pendulum_reference.hpp"
 #include "support/test_models.hpp"
 
 using namespace kktdae;
@@ -258,19 +259,9 @@ TEST_CASE("redundant: on a linkage whose masses differ by 1e6, regularize follow
   std::vector<double> angle;
   {
     double theta = theta0, rate = 0.0;
-    const auto acceleration = [](double x) { return -9.81 / kCrankLength * std::cos(x); };
-    const int sub = 100;
-    const double h = dt / sub;
     angle.push_back(theta);
     for (long k = 0; k < std::lround(horizon / dt); ++k) {
-      for (int j = 0; j < sub; ++j) {
-        const double k1x = rate, k1v = acceleration(theta);
-        const double k2x = rate + 0.5 * h * k1v, k2v = acceleration(theta + 0.5 * h * k1x);
-        const double k3x = rate + 0.5 * h * k2v, k3v = acceleration(theta + 0.5 * h * k2x);
-        const double k4x = rate + h * k3v, k4v = acceleration(theta + h * k3x);
-        theta += h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
-        rate += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
-      }
+      testing::advancePendulum(9.81 / kCrankLength, theta, rate, dt, 100);
       angle.push_back(theta);
     }
   }

@@ -57,7 +57,10 @@ TEST_CASE("assembly: Bricard's loop assembles under MinimumNorm and is refused u
   const AssemblyReport refused = assemble(m, fail_state);
   CHECK_FALSE(refused.converged);
   CHECK(refused.rank == m.nc() - 1);
-  CHECK(refused.dependent_rows.size() == 1);
+  // One dependency that runs through the whole loop: every row it involves is named (the support
+  // of null(Jᵀ)), not the one a pivoting order happened to leave last.
+  CHECK(refused.dependent_rows.size() > 1);
+  CHECK(static_cast<int>(refused.dependent_rows.size()) <= m.nc());
   CHECK_THAT(refused.message, Catch::Contains("MinimumNorm"));
   AssemblyOptions options;
   options.rank_deficiency = RankDeficiencyPolicy::MinimumNorm;
@@ -66,6 +69,6 @@ TEST_CASE("assembly: Bricard's loop assembles under MinimumNorm and is refused u
   INFO(report.message);
   REQUIRE(report.converged);
   CHECK(report.residual <= 1e-12);
-  CHECK(report.dependent_rows.size() == 1);
+  CHECK(report.dependent_rows == refused.dependent_rows);
   CHECK(m.jointRates(0, state.q, state.v)[0] == Approx(0.7).epsilon(1e-10));
 }

@@ -91,7 +91,7 @@ TEST_CASE("multibody heavy top: every integrator runs the directors' constant M"
   }
 }
 
-TEST_CASE("multibody heavy top: as a free flat body its M is singular; the block form runs it, Schur refuses it",
+TEST_CASE("multibody heavy top: as a free flat body its M is singular, the block form runs it and Schur refuses it",
           "[multibody][heavy_top][singular_mass]") {
   // The benchmark's body is a flat disc (J1 + J3 = J2): about its centre of mass J_bar_2 = 0, so
   // a free body in directors has M singular, positive definite only on null(J) once the

@@ -2,7 +2,7 @@
 // gain follows the motion's rate capped by the error test's step; ida_index1's ω·h̄ grows with the
 // radians the motion turns over the run up to its cap, and is one over the step without a
 // horizon; neither falls as the tolerance tightens, and no gain is given where none applies
-// (docs/baumgarte.md §9).
+// (docs/notes/baumgarte-adaptive-gains.md).
 #include <catch2/catch.hpp>
 
 #include "kktdae/kktdae.hpp"

@@ -49,6 +49,8 @@ class Dual {
 
   /// @name Compound assignment: the rules of + − × ÷ below, applied in place.
   ///@{
+
+  /// a ∘= b sets a to a ∘ b, for ∘ one of + − × ÷.
   Dual& operator+=(const Dual& b) {
     value += b.value;
     derivative += b.derivative;
@@ -89,6 +91,8 @@ class Dual {
   /// (a ± c)' = a', (a c)' = a' c, (a / c)' = a' / c, (c / a)' = −(c/a) a' / a.
   ///@{
   // A constant has no derivative part, so these skip the products with it: less work per call.
+
+  /// a ∘ c or c ∘ a for ∘ one of + − × ÷ and c an inner scalar, a constant (rules above).
   friend constexpr Dual operator+(const Dual& a, const T& c) { return Dual(a.value + c, a.derivative); }
   friend constexpr Dual operator+(const T& c, const Dual& a) { return Dual(c + a.value, a.derivative); }
   friend constexpr Dual operator-(const Dual& a, const T& c) { return Dual(a.value - c, a.derivative); }
@@ -106,6 +110,8 @@ class Dual {
   ///@{
   // Templates on the arithmetic type match exactly, so a nested dual times a double never meets
   // two equally good conversions (to Dual<Dual> or to its inner Dual).
+
+  /// a ∘ c or c ∘ a for ∘ one of + − × ÷ and c a built-in number, a constant.
   template <typename A, std::enable_if_t<std::is_arithmetic_v<A>, int> = 0>
   friend constexpr Dual operator+(const Dual& a, A c) { return Dual(a.value + c, a.derivative); }
   template <typename A, std::enable_if_t<std::is_arithmetic_v<A>, int> = 0>
@@ -129,6 +135,8 @@ class Dual {
 
   /// @name Comparisons, by value only: a branch taken on the value is the branch differentiated.
   ///@{
+
+  /// Compares the values of a and b (either may be a built-in number); derivatives are ignored.
   friend constexpr bool operator==(const Dual& a, const Dual& b) { return a.value == b.value; }
   friend constexpr bool operator!=(const Dual& a, const Dual& b) { return a.value != b.value; }
   friend constexpr bool operator<(const Dual& a, const Dual& b) { return a.value < b.value; }
@@ -287,10 +295,10 @@ namespace Eigen {
 /// precision are those of the innermost double.
 template <typename T>
 struct NumTraits<kktdae::Dual<T>> : GenericNumTraits<kktdae::Dual<T>> {
-  using Real = kktdae::Dual<T>;
-  using NonInteger = kktdae::Dual<T>;
-  using Nested = kktdae::Dual<T>;
-  using Literal = typename NumTraits<T>::Literal;
+  using Real = kktdae::Dual<T>;                    ///< A dual is real: its own real part type.
+  using NonInteger = kktdae::Dual<T>;              ///< Not an integer type: itself.
+  using Nested = kktdae::Dual<T>;                  ///< Held by value in expressions (it is trivial).
+  using Literal = typename NumTraits<T>::Literal;  ///< Literals are the innermost scalar's (double).
   enum {
     IsComplex = 0,
     IsInteger = 0,
@@ -300,6 +308,10 @@ struct NumTraits<kktdae::Dual<T>> : GenericNumTraits<kktdae::Dual<T>> {
     AddCost = 2 * NumTraits<T>::AddCost,
     MulCost = 3 * NumTraits<T>::MulCost + NumTraits<T>::AddCost,
   };
+  /// @name Limits and precision: the inner scalar's, as constants (zero derivative).
+  ///@{
+
+  /// The inner scalar's value of the same limit, as a constant dual.
   static inline Real epsilon() { return Real(NumTraits<T>::epsilon()); }
   static inline Real dummy_precision() { return Real(NumTraits<T>::dummy_precision()); }
   static inline Real highest() { return Real(NumTraits<T>::highest()); }
@@ -308,27 +320,28 @@ struct NumTraits<kktdae::Dual<T>> : GenericNumTraits<kktdae::Dual<T>> {
   static inline Real quiet_NaN() { return Real(NumTraits<T>::quiet_NaN()); }
   static inline int digits10() { return NumTraits<T>::digits10(); }
   static inline int digits() { return NumTraits<T>::digits(); }
+  ///@}
 };
 
 /// Dual ∘ double in Eigen expressions (e.g. a Dual vector minus a double vector) gives a Dual.
 template <typename T, typename BinaryOp>
 struct ScalarBinaryOpTraits<kktdae::Dual<T>, double, BinaryOp> {
-  using ReturnType = kktdae::Dual<T>;
+  using ReturnType = kktdae::Dual<T>;  ///< The result's scalar.
 };
 /// double ∘ Dual gives a Dual.
 template <typename T, typename BinaryOp>
 struct ScalarBinaryOpTraits<double, kktdae::Dual<T>, BinaryOp> {
-  using ReturnType = kktdae::Dual<T>;
+  using ReturnType = kktdae::Dual<T>;  ///< The result's scalar.
 };
 /// Nested dual ∘ its inner dual gives the nested dual.
 template <typename T, typename BinaryOp>
 struct ScalarBinaryOpTraits<kktdae::Dual<kktdae::Dual<T>>, kktdae::Dual<T>, BinaryOp> {
-  using ReturnType = kktdae::Dual<kktdae::Dual<T>>;
+  using ReturnType = kktdae::Dual<kktdae::Dual<T>>;  ///< The result's scalar.
 };
 /// Inner dual ∘ nested dual gives the nested dual.
 template <typename T, typename BinaryOp>
 struct ScalarBinaryOpTraits<kktdae::Dual<T>, kktdae::Dual<kktdae::Dual<T>>, BinaryOp> {
-  using ReturnType = kktdae::Dual<kktdae::Dual<T>>;
+  using ReturnType = kktdae::Dual<kktdae::Dual<T>>;  ///< The result's scalar.
 };
 
 }  // namespace Eigen

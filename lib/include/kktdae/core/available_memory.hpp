@@ -13,9 +13,10 @@ namespace kktdae {
 /// Bytes this process may still allocate: /proc/meminfo's MemAvailable, or the cgroup's limit
 /// (memory.max minus memory.current, cgroup v2) when that is lower. Empty when neither can be read.
 struct AvailableMemory {
-  std::optional<std::uint64_t> bytes;
+  std::optional<std::uint64_t> bytes;  ///< the bytes; empty when nothing could be read
   std::string source;  ///< "MemAvailable" or "the cgroup limit"
 };
+/// Reads AvailableMemory now (/proc/meminfo and the cgroup v2 files under /sys/fs/cgroup).
 AvailableMemory availableMemory();
 
 /// "1.5 GB", "320 MB", "12 kB": a byte count in decimal units, three significant digits.

@@ -8,9 +8,9 @@ namespace kktdae {
 
 /// (t, q, v) with v = q̇. Sizes: q and v both have nq entries.
 struct State {
-  double t = 0.0;
-  Vector q;
-  Vector v;
+  double t = 0.0;  ///< time [s]
+  Vector q;        ///< generalized coordinates
+  Vector v;        ///< their rates q̇
 };
 
 }  // namespace kktdae

@@ -8,8 +8,8 @@
 
 namespace kktdae {
 
-using Vector = Eigen::VectorXd;
-using Matrix = Eigen::MatrixXd;
+using Vector = Eigen::VectorXd;  ///< A dynamic-size column vector of doubles.
+using Matrix = Eigen::MatrixXd;  ///< A dynamic-size column-major matrix of doubles.
 /// Read-only vector argument: accepts any contiguous double vector or column block without a copy.
 using ConstVectorRef = const Eigen::Ref<const Eigen::VectorXd>&;
 /// Read-only matrix argument.

@@ -2,7 +2,7 @@
 /// @file
 /// What Baumgarte gain an adaptive integrator wants: one problem run at every ω of a grid and
 /// every tolerance, scored by the digits of its whole output path against a tight reference per
-/// unit of work in model calls (docs/baumgarte.md §9).
+/// unit of work in model calls (docs/notes/baumgarte-adaptive-gains.md).
 
 #include <string>
 #include <vector>
@@ -69,6 +69,8 @@ struct MotionTimeScale {
 MotionTimeScale measureMotionTimeScale(const ConstrainedSystem& system, const State& start, double t_end,
                                        Integrator integrator, double tolerance, long outputs = 200);
 
+/// What scanAdaptiveGains() runs: integrators, tolerances, the ω grid (and its extension),
+/// ensembles, and how the efficiency curve is smoothed and its band cut.
 struct AdaptiveGainOptions {
   /// Adaptive integrators with Baumgarte terms (cvode_bdf, cvode_adams, ida_index1).
   std::vector<Integrator> integrators = {Integrator::CvodeBdf, Integrator::IdaIndex1};
@@ -86,7 +88,7 @@ struct AdaptiveGainOptions {
   /// Runs per grid point (odd, ≥ 1): each ω (and ω = 0) is run at the tolerances
   /// τ·10^(ensemble_step·k), k = −(n−1)/2 … (n−1)/2, and scored by the mean of their efficiencies.
   /// One run's score is one sample of a quantity that jitters with the step-size controller's
-  /// discrete decisions (a spread of 0.05–0.40 digits, median 0.19: docs/baumgarte.md §9);
+  /// discrete decisions (a spread of 0.05–0.40 digits, median 0.19: docs/notes/baumgarte-adaptive-gains.md);
   /// nearby tolerances draw other step sequences of the same expected efficiency, so the mean
   /// estimates that expectation and the members' spread is its error bar. 1 = the single run.
   int ensemble_size = 1;
@@ -101,11 +103,12 @@ struct AdaptiveGainOptions {
   /// The band of near-best gains: the contiguous ω around the smoothed best whose smoothed
   /// efficiency is within this many digits of it (> 0).
   double band_tolerance = 0.1;
-  KktOptions kkt;
+  KktOptions kkt;  ///< options of every run's KKT solves
   SweepOptions parallel;    ///< the runs are independent; results are the same for any count
   /// Forwarded to every run (SimulationOptions::interrupt): once set, each run still to come ends
   /// Interrupted at its first step and scores as failed, so a scan of minutes stops in moments.
   const std::atomic<bool>* interrupt = nullptr;
+  /// Throws std::invalid_argument naming the field and value.
   void validate() const;
 };
 
@@ -113,10 +116,10 @@ struct AdaptiveGainOptions {
 /// (AdaptiveGainOptions::ensemble_size > 1) summary, scd, end_scd and work are the member's at the
 /// nominal tolerance (the centre of the ensemble) and efficiency is the members' mean.
 struct AdaptiveGainRun {
-  Integrator integrator = Integrator::CvodeBdf;
-  double tolerance = 0.0;
+  Integrator integrator = Integrator::CvodeBdf;  ///< the adaptive integrator
+  double tolerance = 0.0;  ///< rtol = atol of the run (the ensemble's nominal one)
   double omega = 0.0;      ///< 0: no feedback
-  Summary summary;
+  Summary summary;         ///< the run's status, message and counters
   bool reached_end = false;  ///< every member reached t_end with finite outputs
   double scd = 0.0;        ///< pathDigits() of the run's outputs against the reference path
   double end_scd = 0.0;    ///< significantCorrectDigits of q(t_end) against the path's last entry (non-zero ones)
@@ -139,15 +142,17 @@ struct AdaptiveGainRun {
 
 /// The best gain of one (integrator, tolerance) scan.
 struct AdaptiveGainBest {
-  Integrator integrator = Integrator::CvodeBdf;
-  double tolerance = 0.0;
+  Integrator integrator = Integrator::CvodeBdf;  ///< the scan's integrator
+  double tolerance = 0.0;                        ///< the scan's rtol = atol
   double best_omega = 0.0;   ///< highest efficiency among ω > 0 (ties: the smaller ω)
   AdaptiveGainRun best;      ///< that run
   AdaptiveGainRun unstabilized;  ///< the ω = 0 run
   /// (t_end − t0) / steps of the ω = 0 run: the mean step its error test allowed [s].
   double unstabilized_mean_step = 0.0;
+  ///@{
   /// The smallest and largest ω whose efficiency is within 0.1 of the best (the flat top).
   double near_best_low = 0.0, near_best_high = 0.0;
+  ///@}
   /// The best ω of the efficiency averaged over each grid point and smoothing_half_width
   /// neighbours on each side: the score still scatters by a few hundredths to tenths between
   /// neighbouring gains, and the average keeps a lucky cancellation from picking the best.
@@ -162,7 +167,9 @@ struct AdaptiveGainBest {
   std::vector<double> smoothed_error;
   /// The band: the smallest and largest ω of the contiguous run of grid points around
   /// smoothed_best_omega whose smoothed efficiency is ≥ smoothed_best_efficiency − band_tolerance.
+  ///@{
   double band_low = 0.0, band_high = 0.0;
+  ///@}
   /// The grid of this scan (options.omegas, then any extension above it), for placeInBand().
   std::vector<double> omegas;
   /// Index in AdaptiveGainScan::runs of this scan's ω = 0 run; its grid's runs follow in order.
@@ -199,6 +206,7 @@ struct AdaptiveGainPlacement {
 /// without a grid.
 AdaptiveGainPlacement placeInBand(const AdaptiveGainBest& best, double omega);
 
+/// What scanAdaptiveGains() returns: every run, and each scan's best gain and band.
 struct AdaptiveGainScan {
   /// Integrator-major, then tolerance, then ω (0 first); a scan whose grid was extended
   /// (AdaptiveGainOptions::extend_max_omega) has more runs than the others: use first_run.

@@ -2,7 +2,7 @@
 /// @file
 /// The Baumgarte gain of an adaptive integrator measured on the user's own model: a coarse scan of
 /// ω around the closed-form rule's candidates (Ω and 1/h̄), scored as the full measurement of
-/// docs/baumgarte.md §9 scores it (the whole output path against a tight ida_ggl reference, per
+/// docs/notes/baumgarte-adaptive-gains.md scores it (the whole output path against a tight ida_ggl reference, per
 /// model call), then a finer scan with the full measurement's statistics over the coarse gains
 /// that could be the best, and the middle of its band of near-best gains.
 /// recommendBaumgarteForModel() runs it in AdaptiveGainMode::Scan.
@@ -39,16 +39,20 @@ struct AdaptiveGainTunerOptions {
   /// overlap it: two car-axis ida_index1 bands reach past 3/h̄ (the extension below covers them),
   /// three flat cvode_bdf curves (the circle at 1e-10, the car axis at 1e-7 and 1e-10) are
   /// near-best down to the full grid's 0.1. Above 3/h̄ ida_index1 pays ×1.4–11.5 the work.
+  ///@{
   double low_factor = 0.1;
   double high_factor = 3.0;
+  ///@}
   /// Past the grid's top the scan goes on (AdaptiveGainOptions::extend_max_omega) up to
   /// extend_factor × the top (≥ 1; 1 = none) while the top run's work stays below
   /// extend_work_factor × that of ω = 0 (> 1): where the work is still flat the best can lie above.
   /// 3 rather than the full scan's 10, for cost: in the 75 full scans of §9's "Measured gains" the
   /// work inside the band is at most ×3.4 that of ω = 0 (the circle, cvode_adams at 1e-10), and
   /// the extension only starts above 3·max(Ω, 1/h̄).
+  ///@{
   double extend_factor = 100.0;
   double extend_work_factor = 3.0;
+  ///@}
   /// Runs per grid point at τ·10^(±ensemble_step k) (odd, ≥ 1): one run's score scatters by
   /// 0.05–0.4 digits, as much as the band is wide (§9); the mean of 3 lowers that by about √3.
   int ensemble_size = 3;
@@ -74,7 +78,7 @@ struct AdaptiveGainTunerOptions {
   /// of its band. 0 or a multiple of per_decade: its gains keep the coarse grid's offset in
   /// decades, so they include the coarse gains (and at eight per decade stay off the full scan's
   /// when kktdae-errdyn offsets the tuner). It costs two to four times the coarse scan
-  /// (docs/baumgarte.md §9, "Measured gains"). A refinement with fewer than two gains, or none
+  /// (docs/notes/baumgarte-adaptive-gains.md, "Measured gains"). A refinement with fewer than two gains, or none
   /// usable, leaves the coarse band as the answer, and the message says so.
   int refine_per_decade = 8;
   int refine_ensemble_size = 7;         ///< odd, ≥ 1
@@ -107,8 +111,8 @@ struct AdaptiveGainTuning {
   /// With refine_per_decade > 0: true when the refinement ran and `best` is its scan. `coarse`
   /// and `coarse_runs` then hold the first scan (otherwise they are empty).
   bool refined = false;
-  AdaptiveGainBest coarse;
-  std::vector<AdaptiveGainRun> coarse_runs;
+  AdaptiveGainBest coarse;                  ///< the first scan's best, when refined
+  std::vector<AdaptiveGainRun> coarse_runs;  ///< the first scan's grid points, when refined
   long grid_points = 0;        ///< gains scanned, in both scans (ω = 0 not counted)
   long runs = 0;               ///< solver runs: the reference (each attempt), and every member of every grid point and of ω = 0
   /// Model calls of everything the scan ran (reference and every member; not the measuring run,

@@ -11,6 +11,8 @@
 
 namespace kktdae {
 
+/// What recommendBaumgarteForModel() measures on the model and how: the guidance options, the
+/// measuring run, and for adaptive integrators the rule or a scan.
 struct ModelGuidanceOptions {
   /// ζ and safety as for recommendBaumgarte(); motion_rate, mean_step and measured_limit are
   /// filled in from the measurement (a value given here is overwritten). guidance.horizon, the
@@ -30,17 +32,19 @@ struct ModelGuidanceOptions {
   double offset = 2e-2;
   /// Adaptive (cvode_bdf, cvode_adams, ida_index1): Rule takes the closed form from the
   /// measuring run; Scan also scans ω on the model over `horizon` (tuneAdaptiveGain(): a coarse
-  /// scan and a finer one, a few hundred runs; its cost is measured in docs/baumgarte.md §9,
+  /// scan and a finer one, a few hundred runs; its cost is measured in docs/notes/baumgarte-adaptive-gains.md,
   /// "Measured gains") and recommends the middle of its band of near-best gains — for a model or
   /// tolerance the rule's assumptions may not fit (§9's misses).
   /// Fixed-step integrators ignore it (measure_limit is theirs).
   AdaptiveGainMode adaptive_mode = AdaptiveGainMode::Rule;
   AdaptiveGainTunerOptions tuner;  ///< Scan: the grid, ensemble, smoothing and band
+  /// Throws std::invalid_argument naming the field and value.
   void validate() const;
 };
 
+/// The recommendation for the user's model, with what was measured to reach it.
 struct ModelGuidance {
-  BaumgarteRecommendation recommendation;
+  BaumgarteRecommendation recommendation;  ///< the gain, as recommendBaumgarte() gives it
   MotionTimeScale time_scale;   ///< adaptive integrators: what was measured
   StabilityBisection limit;     ///< fixed-step with measure_limit: the bisection (found, runs, bracket)
   /// AdaptiveGainMode::Scan: what the scan measured. When tuning.used is false the

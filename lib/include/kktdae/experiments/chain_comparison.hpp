@@ -14,13 +14,14 @@ namespace kktdae {
 
 /// A named stabilization mode ("none", "baumgarte", …).
 struct ChainMode {
-  std::string name;
-  Stabilization stabilization;
+  std::string name;             ///< the mode's name in tables and files
+  Stabilization stabilization;  ///< what the mode runs with
 };
 
+/// One mode's run of the chain comparison: the mode, the run's Summary and the chain's metrics.
 struct ChainModeResult {
-  std::string name;
-  Stabilization stabilization;
+  std::string name;             ///< the mode's name
+  Stabilization stabilization;  ///< the mode's stabilization
   Summary summary;          ///< status, counters, wall time; failed_step when it diverged
   ChainRunMetrics metrics;  ///< over the states observed before any failure
   ChainTrace trace;         ///< every observed state, when recording was asked for

@@ -10,6 +10,8 @@
 
 namespace kktdae {
 
+/// One run measured by measureEnergyPumping(): the integrator, step and gain, and the window over
+/// which the energy's drift is fitted.
 struct EnergyPumpingOptions {
   Integrator integrator = Integrator::Rk4;  ///< fixed-step only
   double dt = 0.005;        ///< step [s]
@@ -23,10 +25,12 @@ struct EnergyPumpingOptions {
   double settle_time = 1.0;
   double blowup_ratio = 1e6;  ///< as StabilityMapOptions
   double decay_ratio = 1e-3;  ///< as StabilityMapOptions
-  KktForm form = KktForm::Schur;
+  KktForm form = KktForm::Schur;  ///< the KKT form of every step
+  /// Throws std::invalid_argument naming the field and value.
   void validate() const;
 };
 
+/// What one run did to the energy and to the constraint error.
 struct EnergyPumping {
   /// The run's error, classified as runStabilityMap() does over this run's length.
   ErrorBehaviour behaviour = ErrorBehaviour::Bounded;
@@ -39,7 +43,9 @@ struct EnergyPumping {
   double e0 = 0.0;            ///< ‖φ(q0)‖∞
   /// max ‖φ‖∞ over the run's last tenth, and over the tenth before it: their ratio is the error's
   /// own trend at the run's end, which a longer run would continue.
+  ///@{
   double late_max = 0.0, previous_max = 0.0;
+  ///@}
   double end_time = 0.0;      ///< where the run ended (its horizon, or where it failed) [s]
   long steps = 0;             ///< steps completed
   std::string message;        ///< the run's failure, if any

@@ -6,14 +6,17 @@
 
 namespace kktdae {
 
+/// The Baumgarte gains checkErrorDynamics() runs with, and the tight adaptive run that isolates
+/// the continuous error dynamics from the integrator's own error.
 struct ErrorDynamicsCheckOptions {
   double alpha = 5.0;    ///< α [1/s]
   double beta = 10.0;    ///< β [rad/s]
   double horizon = 2.0;  ///< [s]
   double output_dt = 1e-3;  ///< comparison grid [s]
   Integrator integrator = Integrator::CvodeBdf;  ///< a tight adaptive solve isolates the dynamics
-  double rtol = 1e-11;
-  double atol = 1e-13;
+  double rtol = 1e-11;  ///< relative tolerance of the run
+  double atol = 1e-13;  ///< absolute tolerance of the run
+  /// Throws std::invalid_argument naming the field and value.
   void validate() const;
 };
 

@@ -23,6 +23,8 @@ struct LimitComparisonCase {
   double dt = 0.005;                          ///< [s]
 };
 
+/// What compareStabilityLimits() computes for every row besides the closed form: the predictions
+/// (and their variants), the runaway prediction and the measured limit, with their shared settings.
 struct LimitComparisonOptions {
   double zeta = 1.0;       ///< damping ratio of every gain
   double horizon = 20.0;   ///< every run's length [s]
@@ -44,13 +46,15 @@ struct LimitComparisonOptions {
   /// unfinished (the limits not computed keep their defaults, found = false), so the call returns
   /// within one limit's time. The caller that set it discards the rows.
   const std::atomic<bool>* interrupt = nullptr;
+  /// Throws std::invalid_argument naming the field and value.
   void validate() const;
 };
 
+/// One case's limits, all in dt·ω: closed form, predicted (and its variants), runaway, measured.
 struct LimitComparisonRow {
-  std::string model;
-  Integrator integrator = Integrator::Rk4;
-  double dt = 0.0;
+  std::string model;                        ///< the case's name
+  Integrator integrator = Integrator::Rk4;  ///< the case's integrator
+  double dt = 0.0;                          ///< the case's step [s]
   double closed_form = 0.0;          ///< baumgarteStabilityLimit(integrator, ζ)
   TrajectoryLimit predicted;         ///< the normal block of the real step (NormalBlockVariant::Full)
   TrajectoryLimit frozen_jacobian;   ///< J frozen within the step (when options.variants)

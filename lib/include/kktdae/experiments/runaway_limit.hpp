@@ -15,6 +15,8 @@
 
 namespace kktdae {
 
+/// How predictRunawayLimit() probes each gain (probe length, starts, the energy threshold) and
+/// brackets and bisects dt·ω.
 struct RunawayLimitOptions {
   Integrator integrator = Integrator::Rk4;  ///< fixed-step only
   double dt = 0.005;      ///< step [s]
@@ -48,12 +50,15 @@ struct RunawayLimitOptions {
   /// work) once the motion carries that much more energy than it had; docs/baumgarte.md §5
   /// measures it on the double pendulum.
   double energy_fraction = 0.3;
+  ///@{
   /// Bracket of dt·ω; 0 picks 0.5× and 1.15× baumgarteStabilityLimit(ζ), as the measurement.
   double lower = 0.0, upper = 0.0;
+  ///@}
   double tolerance = 1e-3;    ///< stop when the bracket is narrower [dt·ω]
   double blowup_ratio = 1e6;  ///< as StabilityMapOptions
   double decay_ratio = 1e-3;  ///< as StabilityMapOptions
-  KktForm form = KktForm::Schur;
+  KktForm form = KktForm::Schur;  ///< the KKT form of every step
+  /// Throws std::invalid_argument naming the field and value.
   void validate() const;
 };
 
@@ -78,13 +83,20 @@ struct RunawayProbeEnsemble {
   double mean_kinetic = 0.0; ///< mean of their mean kinetic energies [J]
 };
 
+/// The predicted limit predictRunawayLimit() found, with its final bracket and the probes there.
 struct RunawayLimit {
   double limit = 0.0;  ///< midpoint of the final bracket [dt·ω]; NaN when not found
-  bool found = false;
+  bool found = false;  ///< the bracket's ends were judged as required and it was narrowed
   std::string message;              ///< when not found: which end of the bracket failed and how
+  ///@{
   double lower = 0.0, upper = 0.0;  ///< the final bracket
+  ///@}
+  ///@{
   EnergyPumping at_lower, at_upper; ///< the probes from the start itself at the final bracket's ends
+  ///@}
+  ///@{
   RunawayProbeEnsemble ensemble_at_lower, ensemble_at_upper;  ///< every probe at those ends
+  ///@}
   RunawayVerdict verdict_at_upper = RunawayVerdict::Stable;  ///< what made the upper end unstable
   int probes = 0;                   ///< probe runs made
 };

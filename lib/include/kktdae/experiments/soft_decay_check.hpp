@@ -8,6 +8,8 @@
 
 namespace kktdae {
 
+/// The run checkSoftDecay() makes (a fine RK4 run, its length and sampling in time constants) and
+/// which constraint it records.
 struct SoftDecayCheckOptions {
   /// A fine RK4 run isolates the continuous dynamics: at dt·|s| ≈ 1e-2 its own error in a root
   /// is ~1e-10 relative.
@@ -20,9 +22,11 @@ struct SoftDecayCheckOptions {
   /// well away from 1 for a well-conditioned fit (Δ = τ/10 puts |sΔ| near 0.1).
   double sample_timeconsts = 0.1;
   int constraint = 0;      ///< which φ_k is recorded (0 ≤ k < nc)
+  /// Throws std::invalid_argument naming the field and value.
   void validate() const;
 };
 
+/// The predicted error dynamics of the soft constraints next to the modes measured on the run.
 struct SoftDecayCheck {
   SoftErrorDynamics predicted;  ///< at the start state
   /// From the recorded e_k = φ_k at interval Δ, a least-squares fit of the order-2nc linear

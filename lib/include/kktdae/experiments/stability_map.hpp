@@ -21,8 +21,11 @@ enum class ErrorBehaviour {
   BlowUp,   ///< non-finite state, failed solve, or e > blowup_ratio · e0 at any time
 };
 
+/// "decays", "bounded", "grows", "blow-up".
 std::string_view toString(ErrorBehaviour behaviour);
 
+/// The grid runStabilityMap() runs (every dt × every ω, Baumgarte at damping ratio ζ) and the
+/// thresholds by which each run's error is judged (ErrorBehaviour).
 struct StabilityMapOptions {
   Integrator integrator = Integrator::SemiImplicitEuler;  ///< fixed-step only
   std::vector<double> dts{0.005};     ///< step sizes [s]
@@ -30,17 +33,21 @@ struct StabilityMapOptions {
   double zeta = 1.0;                  ///< damping ratio ζ ≥ 0
   double horizon = 2.0;               ///< each run's length [s] (rounded to whole steps; < 9e18 steps)
   long min_steps = 400;               ///< …but at least this many steps
-  double blowup_ratio = 1e6;
-  double decay_ratio = 1e-3;
-  KktForm form = KktForm::Schur;
+  double blowup_ratio = 1e6;  ///< e > blowup_ratio · e0 at any time: BlowUp
+  double decay_ratio = 1e-3;  ///< late max e < decay_ratio · e0: Decays
+  KktForm form = KktForm::Schur;  ///< the KKT form of every step
   /// Threads for the grid's runs (one cell per task); the cells are the same for any count.
   SweepOptions parallel;
+  /// Throws std::invalid_argument naming the field and value.
   void validate() const;
 };
 
+/// One run of the map: its step and gain, and what its constraint error did.
 struct StabilityCell {
-  double dt = 0.0, omega = 0.0;
-  ErrorBehaviour behaviour = ErrorBehaviour::Bounded;
+  ///@{
+  double dt = 0.0, omega = 0.0;  ///< the step [s] and Baumgarte ω [rad/s] of the run
+  ///@}
+  ErrorBehaviour behaviour = ErrorBehaviour::Bounded;  ///< the verdict on the run's error
   double e0 = 0.0;               ///< ‖φ(q0)‖∞
   double late_max = 0.0;         ///< max e over the last tenth of the observed run
   long steps = 0;                ///< steps completed

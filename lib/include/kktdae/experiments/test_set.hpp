@@ -39,17 +39,19 @@ const std::vector<TestSetProblem>& allTestSetProblems();
 
 /// A problem ready to run: the model, its consistent start, its reference at t_end.
 struct TestSetCase {
-  TestSetProblem problem = TestSetProblem::Andrews;
-  std::shared_ptr<const ConstrainedSystem> system;
-  ConsistentStart start;
-  ReferenceSolution reference;
+  TestSetProblem problem = TestSetProblem::Andrews;  ///< which problem
+  std::shared_ptr<const ConstrainedSystem> system;  ///< the model, with the Test Set's parameters
+  ConsistentStart start;  ///< the consistent initial values at t = 0
+  ReferenceSolution reference;  ///< the reference end state at t_end and how it is scored
   std::string title;  ///< e.g. "Andrews' squeezing mechanism (IVP Test Set), t in [0, 0.03] s"
   /// What is scored when it is not q's first reference.scored_components entries: the end
   /// state's q mapped to the scored values (heavy_top: the displacement), their reference
   /// values and the name metrics.json gives them at its top level. Empty: q is scored.
+  ///@{
   std::function<Vector(ConstVectorRef q)> scored;
   Vector scored_reference;
   std::string scored_name;
+  ///@}
 };
 
 /// Builds the model with the Test Set's parameters, its start and its reference.
@@ -57,11 +59,11 @@ TestSetCase makeTestSetCase(TestSetProblem problem);
 
 /// One run of a problem from its start to its t_end.
 struct TestSetRunOptions {
-  Integrator integrator = Integrator::IdaIndex1;
+  Integrator integrator = Integrator::IdaIndex1;  ///< the integrator of the run
   /// Tolerances of the adaptive integrators (> 0). The Test Set's published runs take
   /// rtol = atol; atol/rtol is also the absolute floor of mescd (fixed-step runs included).
   double rtol = 1e-7;
-  double atol = 1e-7;
+  double atol = 1e-7;  ///< absolute tolerance (> 0), see rtol
   /// Fixed-step integrators: number of steps over [0, t_end] (≥ 1), dt = t_end / fixed_steps.
   long fixed_steps = 1000;
   /// Fixed-step integrators only; the adaptive ones solve their formulation without feedback
@@ -70,7 +72,7 @@ struct TestSetRunOptions {
   /// Cap on the work of a run: the most fixed steps accepted (a larger fixed_steps is refused),
   /// and the adaptive solvers' internal steps (their mxstep over the one output interval).
   long max_steps = 1000000;
-  KktOptions kkt;
+  KktOptions kkt;  ///< options of the run's KKT solves
   /// ρ∞ (generalized_alpha), α (hht) and their Newton; ignored by the other integrators.
   GeneralizedAlphaOptions generalized_alpha;
   /// Forwarded to the run (SimulationOptions::interrupt): once set, the run ends Interrupted at
@@ -82,15 +84,19 @@ struct TestSetRunOptions {
 
 /// What one run gives: the setting, the library's Summary, the end state and its scores.
 struct TestSetRunResult {
-  Integrator integrator = Integrator::IdaIndex1;
+  Integrator integrator = Integrator::IdaIndex1;  ///< the integrator that ran
   std::string formulation;  ///< describeFormulation() of the run
+  ///@{
   double rtol = 0.0, atol = 0.0;  ///< as asked (adaptive); the mescd floor for all
+  ///@}
   double dt = 0.0;          ///< fixed-step size [s]; 0 for adaptive runs
-  Summary summary;
+  Summary summary;  ///< the library's account of the run: status, message, counters
   /// The run succeeded and its last observed state is at t_end; only then are q, v, λ the end
   /// state and scd, mescd defined.
   bool reached_end = false;
+  ///@{
   Vector q, v, lambda;   ///< the last observed state; λ in our sign (M q̈ + h = Jᵀλ)
+  ///@}
   Vector lambda_source;  ///< λ in the Test Set's sign (reference.lambda_to_source · λ)
   double scd = 0.0;      ///< significantCorrectDigits of the reference's scored components
   double mescd = 0.0;    ///< mixedErrorSignificantDigits of the same, floor atol/rtol
@@ -111,11 +117,11 @@ struct TestSetLadderOptions {
   std::vector<double> tolerances = {1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12};
   /// Step counts of the fixed-step rungs (each ≥ 1); rungs over max_steps are skipped.
   std::vector<long> fixed_steps = {300, 1000, 3000, 10000, 30000, 100000, 300000};
-  Stabilization fixed_stabilization = Stabilization::projection();
+  Stabilization fixed_stabilization = Stabilization::projection();  ///< of the fixed-step rungs
   long max_steps = 300000;  ///< TestSetRunOptions::max_steps of every rung
   /// Runs per rung; the wall time reported is their median (the upper one of an even count).
   int timing_repeats = 1;
-  KktOptions kkt;
+  KktOptions kkt;  ///< TestSetRunOptions::kkt of every rung
   /// TestSetRunOptions::generalized_alpha of every generalized_alpha and hht rung.
   GeneralizedAlphaOptions generalized_alpha;
   /// Forwarded to every rung (TestSetRunOptions::interrupt): once set, the ladder ends after the
@@ -128,7 +134,7 @@ struct TestSetLadderOptions {
 /// One rung: its result, or why the integrator does not apply (refused with invalid_argument:
 /// then result.summary.status is NotRun and refusal holds the reason).
 struct TestSetLadderRow {
-  TestSetRunResult result;
+  TestSetRunResult result;  ///< the rung's run (its setting even when refused)
   std::string refusal;     ///< empty when it ran
   double wall_seconds = 0.0;  ///< median over the repeats
 };

@@ -15,17 +15,19 @@ namespace kktdae {
 
 /// One run of a comparison: an integrator at one setting (dt for fixed-step, rtol for adaptive).
 struct WorkPrecisionCase {
-  Integrator integrator = Integrator::Rk4;
+  Integrator integrator = Integrator::Rk4;  ///< the integrator of the run
   double dt = 0.01;    ///< fixed-step size [s] (fixed-step integrators)
   double rtol = 1e-6;  ///< relative tolerance (adaptive integrators); atol = atol_ratio · rtol
 };
 
+/// What runWorkPrecision() shares between its cases: the horizon, the stabilization, the
+/// reference's accuracy, timing and threads.
 struct WorkPrecisionOptions {
   double horizon = 2.0;          ///< T [s]; errors are measured at T
   double output_dt = 0.01;       ///< output grid of the adaptive runs [s]; must divide T
   double atol_ratio = 1e-2;      ///< atol = atol_ratio · rtol
-  Stabilization stabilization = Stabilization::none();
-  KktOptions kkt;
+  Stabilization stabilization = Stabilization::none();  ///< of the fixed-step cases
+  KktOptions kkt;  ///< options of every run's KKT solves
   /// ρ∞ (generalized_alpha), α (hht) and their Newton, for the cases of those two integrators;
   /// the others ignore it. Validated with the rest even when neither is among the cases.
   GeneralizedAlphaOptions generalized_alpha;
@@ -49,9 +51,10 @@ struct WorkPrecisionOptions {
   void validate() const;
 };
 
+/// One case's run: its setting, its Summary and its error, constraint drift, energy drift and time.
 struct WorkPrecisionResult {
-  WorkPrecisionCase setting;
-  Summary summary;
+  WorkPrecisionCase setting;  ///< the case as given
+  Summary summary;            ///< the run's status, message and counters (the work)
   double error = 0.0;            ///< ‖y(T) − y_ref(T)‖∞ over (q, v)
   double max_phi_inf = 0.0;      ///< max ‖φ‖∞ over the run
   double energy_drift = 0.0;     ///< max |E − E0| [J]
@@ -61,12 +64,13 @@ struct WorkPrecisionResult {
   double event_time_error = std::numeric_limits<double>::quiet_NaN();
 };
 
+/// What runWorkPrecision() returns: the reference, how well it was cross-checked, every case.
 struct WorkPrecisionReport {
   Vector reference;                      ///< (q, v) at T from ida_ggl
   double reference_cross_check = 0.0;    ///< ‖ida_ggl − Richardson(RK4)‖∞ at T
   double richardson_estimate = 0.0;      ///< ‖RK4(dt/2) − RK4(dt)‖∞/15: RK4(dt/2)'s own error
-  Summary reference_summary;
-  std::vector<WorkPrecisionResult> results;
+  Summary reference_summary;             ///< the ida_ggl reference run's
+  std::vector<WorkPrecisionResult> results;  ///< one per case, in the order of the cases
 };
 
 /// Runs the reference, then each case, from `start` to the horizon, on options.parallel's

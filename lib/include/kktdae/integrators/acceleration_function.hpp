@@ -28,6 +28,8 @@ struct RankDeficiencyLog {
 /// counts solves. Not thread-safe: one per run; the system it refers to must outlive it.
 class AccelerationFunction {
  public:
+  /// Sizes the workspace for `system` (options.path resolved as KktWorkspace does) and picks the
+  /// solve; `controller` gives the inputs u (empty: u = 0).
   AccelerationFunction(const ConstrainedSystem& system, Stabilization stabilization,
                        KktOptions options, Controller controller = {});
 
@@ -39,7 +41,7 @@ class AccelerationFunction {
   /// `result` (overwritten; reused from call to call, it costs no string or vector per solve,
   /// which the by-value overload constructs and destroys every time). Returns result.ok().
   /// For 1 ≤ nc ≤ 4 with a diagonal M and no inputs the whole solve runs in one function chosen
-  /// at construction (docs/performance-profile.md); the answer and the failures are the same as
+  /// at construction (docs/notes/performance-profile.md); the answer and the failures are the same as
   /// solveAccelerations()'s, to the bit. Throws std::invalid_argument for wrong sizes.
   bool evaluate(double t, ConstVectorRef q, ConstVectorRef v, VectorRef qdd, KktResult& result);
 
@@ -55,11 +57,13 @@ class AccelerationFunction {
   /// state, φ or φ̇ is not finite (or, sparse, when evaluateTerms() fails). Counts no solve.
   bool evaluateConstraintTerms(double t, ConstVectorRef q, ConstVectorRef v, std::string& failure);
 
-  const Vector& lambda() const { return workspace_.lambda; }
+  const Vector& lambda() const { return workspace_.lambda; }  ///< λ of the last solve, nc
+  /// The workspace: the last solve's q̈, λ and the model terms at its state.
   const KktWorkspace& workspace() const { return workspace_; }
-  const ConstrainedSystem& system() const { return system_; }
-  const Stabilization& stabilization() const { return stabilization_; }
-  long solves() const { return solves_; }
+  const ConstrainedSystem& system() const { return system_; }  ///< the model
+  const Stabilization& stabilization() const { return stabilization_; }  ///< the run's stabilization
+  long solves() const { return solves_; }  ///< KKT solves made so far
+  /// The solves the rank-deficiency policy answered so far.
   const RankDeficiencyLog& rankDeficiency() const { return rank_deficiency_; }
 
  private:

@@ -44,6 +44,8 @@ enum class NewtonMatrix {
 /// "analytic" / "difference_quotient".
 std::string_view toString(NewtonMatrix matrix);
 
+/// Settings of the adaptive integrators (CVODE and IDA): tolerances, step limits and the Newton
+/// iteration's matrix and linear solver.
 struct AdaptiveOptions {
   /// Relative tolerance of the local error test (> 0). Seed 002's lesson uses 1e-6.
   double rtol = 1e-6;

@@ -29,7 +29,7 @@ struct StepReport {
   double newton_residual = 0;  ///< ‖residual‖∞ at the last Newton iteration [units of φ]
   std::string message;         ///< why the Newton failed; empty otherwise
 
-  bool ok() const { return kkt.ok() && !newton_failed; }
+  bool ok() const { return kkt.ok() && !newton_failed; }  ///< the KKT solve and any Newton succeeded
 };
 
 /// A fixed-step integrator with a lifetime of one run. Not thread-safe; the system must outlive it.
@@ -83,10 +83,10 @@ class FixedStepper {
 
 /// What makeFixedStepper() needs besides the system.
 struct FixedStepperSetup {
-  Integrator integrator = Integrator::SemiImplicitEuler;
-  Stabilization stabilization = Stabilization::none();
-  KktOptions kkt;
-  Controller controller;
+  Integrator integrator = Integrator::SemiImplicitEuler;  ///< a fixed-step integrator
+  Stabilization stabilization = Stabilization::none();  ///< the run's stabilization
+  KktOptions kkt;         ///< options of the KKT solves
+  Controller controller;  ///< u(t, q, q̇); empty: u = 0
   RattleOptions rattle;  ///< Integrator::Rattle only
   GeneralizedAlphaOptions generalized_alpha;  ///< Integrator::GeneralizedAlpha and Integrator::Hht only
 };

@@ -13,8 +13,13 @@ namespace kktdae {
 
 /// Buffers for the stages of a step, sized once for nq.
 struct StepWorkspace {
+  /// Sizes every buffer to nq.
   explicit StepWorkspace(int nq);
+  ///@{
+  /// The steppers' buffers, each of size nq: a stage's q and q̇, RK4's stage accelerations 2–4,
+  /// and the next q and q̇ (RK4 keeps two stage velocities in q_next and v_next instead).
   Vector q_stage, v_stage, a2, a3, a4, q_next, v_next;
+  ///@}
   /// The outcome of the last inner stage's KKT solve (RK4), reused from stage to stage.
   KktResult stage_result;
 };

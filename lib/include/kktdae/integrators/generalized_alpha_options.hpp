@@ -58,7 +58,7 @@ struct GeneralizedAlphaOptions {
   double newton_tolerance = 1e-12;
   /// Newton iterations allowed per step (≥ 1); more fails the step (or halves it, see below).
   int newton_max_iterations = 25;
-  JacobianReuse jacobian_reuse = JacobianReuse::EveryStep;
+  JacobianReuse jacobian_reuse = JacobianReuse::EveryStep;  ///< when the Newton matrix is rebuilt
   /// EveryStep and UntilSlow: the contraction ratio (∈ (0, 1)) above which the matrix is rebuilt.
   double slow_convergence_ratio = 0.25;
   /// How many times a step whose Newton fails may be split in two halves (≥ 0; 0: the run fails
@@ -74,7 +74,11 @@ struct GeneralizedAlphaOptions {
 
 /// The four parameters of one generalized-α step (Chung & Hulbert 1993; Arnold & Brüls 2007).
 struct GeneralizedAlphaParameters {
+  ///@{
+  /// α_m, α_f (the weights of the acceleration and force balance), β and γ (Newmark's); the
+  /// defaults are the trapezoidal rule.
   double alpha_m = 0, alpha_f = 0, beta = 0.25, gamma = 0.5;
+  ///@}
 };
 
 /// Chung–Hulbert parameters for ρ∞ ∈ [0, 1]: α_m = (2ρ∞−1)/(ρ∞+1), α_f = ρ∞/(ρ∞+1),

@@ -7,6 +7,9 @@
 
 namespace kktdae {
 
+/// The time integrators a run can use: fixed-step (euler, semi_implicit, rk4, rattle,
+/// generalized_alpha, hht) and adaptive (SUNDIALS' cvode_* and ida_*). Each value's comment starts
+/// with the name the apps and Python use.
 enum class Integrator {
   ExplicitEuler,      ///< "euler": first order, unstable on undamped oscillation
   SemiImplicitEuler,  ///< "semi_implicit": first order; symplectic for unconstrained separable systems, and in

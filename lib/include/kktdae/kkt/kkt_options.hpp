@@ -77,8 +77,10 @@ std::string_view toString(RankDeficiencyPolicy policy);
 /// Parses the names above; throws std::invalid_argument listing the choices otherwise.
 RankDeficiencyPolicy parseRankDeficiencyPolicy(std::string_view text);
 
+/// How the acceleration solve runs: its form and path, its conditioning threshold, and what it
+/// does with redundant or ill-conditioned constraints.
 struct KktOptions {
-  KktForm form = KktForm::Schur;
+  KktForm form = KktForm::Schur;  ///< Schur complement or the block system
   /// A solve whose reciprocal condition estimate (1-norm, of the factorized matrix: J M⁻¹ Jᵀ for
   /// Schur, the block matrix for Block) falls below this fails with KktStatus::IllConditioned
   /// instead of returning digits that mean nothing. At 1e-13 about three significant digits of λ

@@ -9,17 +9,21 @@
 
 namespace kktdae {
 
+/// The outcome of one KKT solve (KktResult::status).
 enum class KktStatus {
-  Ok,
+  Ok,              ///< solved
   Singular,        ///< the factorization broke down (J rank-deficient, or M not SPD)
   IllConditioned,  ///< factorized, but rcond < KktOptions::min_rcond
   NonFinite,       ///< NaN/Inf in the inputs (state, model output) or in the solution
 };
 
+/// "ok", "singular", "ill-conditioned", "non-finite".
 std::string_view toString(KktStatus status);
 
+/// The outcome of one KKT solve: its status, the condition estimate, and what a failure or a
+/// rank-deficient answer was. q̈ and λ themselves are in the KktWorkspace.
 struct KktResult {
-  KktStatus status = KktStatus::Ok;
+  KktStatus status = KktStatus::Ok;  ///< solved, or why not
   /// Reciprocal condition estimate of the factorized matrix (1 = perfect, 0 = singular).
   double rcond = std::numeric_limits<double>::quiet_NaN();
   /// On failure: constraint rows judged dependent (rank-revealing QR of Jᵀ), or the rows of φ,
@@ -34,7 +38,7 @@ struct KktResult {
   /// Cholesky above the threshold; Regularize: −1, not computed). −1 otherwise.
   int rank = -1;
 
-  bool ok() const { return status == KktStatus::Ok; }
+  bool ok() const { return status == KktStatus::Ok; }  ///< status is Ok
 };
 
 }  // namespace kktdae

@@ -29,25 +29,28 @@ struct KktWorkspace {
   /// options with the same path.
   explicit KktWorkspace(const ConstrainedSystem& system, const KktOptions& options = {});
 
+  ///@{
+  /// The system's sizes: coordinates, constraint rows, inputs.
   int nq = 0, nc = 0, nu = 0;
-  MassStructure mass_structure = MassStructure::General;
+  ///@}
+  MassStructure mass_structure = MassStructure::General;  ///< the system's massStructure()
   bool sparse = false;  ///< the resolved KktPath
 
   /// What `sparse` was resolved from: the system and the three options usesSparsePath() reads.
   /// solveAccelerations() resolves the path again (a model's virtual calls) only for a call whose
   /// system or options differ from these, instead of on every solve.
   struct ResolvedPath {
-    const ConstrainedSystem* system = nullptr;
-    KktPath path = KktPath::Auto;
-    RankDeficiencyPolicy rank_deficiency = RankDeficiencyPolicy::Fail;
-    int sparse_min_coordinates = 0;
+    const ConstrainedSystem* system = nullptr;  ///< the system (compared by address)
+    KktPath path = KktPath::Auto;  ///< KktOptions::path
+    RankDeficiencyPolicy rank_deficiency = RankDeficiencyPolicy::Fail;  ///< KktOptions::rank_deficiency
+    int sparse_min_coordinates = 0;  ///< KktOptions::sparse_min_coordinates
     /// True when `system` and `options` are the ones `sparse` was resolved from.
     bool matches(const ConstrainedSystem& other, const KktOptions& options) const {
       return system == &other && path == options.path && rank_deficiency == options.rank_deficiency &&
              sparse_min_coordinates == options.sparse_min_coordinates;
     }
   };
-  ResolvedPath resolved_from;
+  ResolvedPath resolved_from;  ///< the system and options of the last path resolution
 
   // --- results --------------------------------------------------------------------------
   Vector qdd;     ///< q̈, nq
@@ -76,22 +79,25 @@ struct KktWorkspace {
   Vector free_acceleration;     ///< M⁻¹ f, nq (dense path; the sparse Schur solve sums J M⁻¹ f without it)
   Matrix schur;                 ///< J M⁻¹ Jᵀ, nc×nc
   Vector schur_rhs;             ///< nc
-  Eigen::LLT<Matrix> schur_llt;
+  Eigen::LLT<Matrix> schur_llt;  ///< Cholesky factor of J M⁻¹ Jᵀ
 
   /// Three vectors for the allocation-free condition estimate of one factorization.
   struct ConditionWork {
-    Vector x, y, z;
+    ///@{
+    Vector x, y, z;  ///< the estimator's iterates, sized to the factorization
+    ///@}
+    /// Sizes x, y and z to n (allocates only when n changes).
     void ensureSize(Eigen::Index n);
   };
-  ConditionWork schur_condition;
+  ConditionWork schur_condition;  ///< for the condition estimate of J M⁻¹ Jᵀ's factor
 
   // --- block form (sized at the first block solve) -------------------------------------
   Matrix block;      ///< [M −Jᵀ; J 0], (nq+nc)²
   Vector block_rhs;  ///< [f; target]
-  Vector block_solution;
-  Eigen::PartialPivLU<Matrix> block_lu;
-  bool block_constant_part_ready = false;
-  ConditionWork block_condition;
+  Vector block_solution;  ///< [q̈; λ]
+  Eigen::PartialPivLU<Matrix> block_lu;  ///< LU factor of the block matrix
+  bool block_constant_part_ready = false;  ///< `block` holds M and the zero corner (kept between solves for ConstantDiagonal models)
+  ConditionWork block_condition;  ///< for the condition estimate of the block LU
 
   /// Sizes the block-form buffers (a no-op after the first call).
   void ensureBlockStorage();

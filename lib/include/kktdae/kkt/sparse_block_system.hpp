@@ -24,7 +24,9 @@ class SparseBlockSystem {
   ~SparseBlockSystem();
   SparseBlockSystem(const SparseBlockSystem&) = delete;
   SparseBlockSystem& operator=(const SparseBlockSystem&) = delete;
+  /// Movable (the KLU objects move with it), not copyable.
   SparseBlockSystem(SparseBlockSystem&&) noexcept;
+  /// Moves the factorization in, freeing this one's.
   SparseBlockSystem& operator=(SparseBlockSystem&&) noexcept;
 
   /// Writes K's values: diag(M) (nq), J's values in J.valuePtr() order, and R's diagonal (nc).
@@ -40,8 +42,12 @@ class SparseBlockSystem {
   /// Pivoting factorizations so far (the first, plus every fallback from a refactorization).
   long fullFactorizations() const;
 
-  int nq = 0, nc = 0;
+  ///@{
+  int nq = 0, nc = 0;  ///< the system's sizes: K is (nq + nc)²
+  ///@}
+  ///@{
   Vector rhs, solution;  ///< size nq + nc, for the caller
+  ///@}
 
  private:
   struct Klu;

@@ -12,15 +12,20 @@
 
 namespace kktdae {
 
+/// A compressed row-major sparse matrix of doubles (J on the sparse path).
 using SparseRowMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
 
+/// The sparse path's constraint space: J in compressed form with the model's pattern, and
+/// A = J W Jᵀ (W = M⁻¹) analyzed once and factorized by a sparse LDLᵀ at each solve.
 struct SparseConstraintSpace {
   /// Reads the model's Jacobian pattern and analyzes A = J W Jᵀ (pattern, ordering, symbolic
   /// factorization). Allocates; O(nnz) for a chain. Throws std::invalid_argument when the model
   /// reports no sparse Jacobian, or its pattern has an index out of range or a repeated entry.
   explicit SparseConstraintSpace(const ConstrainedSystem& system);
 
-  int nq = 0, nc = 0;
+  ///@{
+  int nq = 0, nc = 0;  ///< the system's sizes
+  ///@}
   SparseRowMatrix J;        ///< nc×nq, the model's pattern; values from evaluateJacobian()
   /// J's values in the model's order (jacobianNonZeros()), copied into J's storage; empty when
   /// the model's order is the storage order (rows ascending, columns ascending within a row),

@@ -17,7 +17,7 @@ class SemidefinitePseudoInverse {
  public:
   /// Sizes the buffers for n×n matrices (a no-op when already that size).
   void resize(Eigen::Index n);
-  Eigen::Index size() const { return factor_.rows(); }
+  Eigen::Index size() const { return factor_.rows(); }  ///< n, the matrices' size
 
   /// Factorizes A (size() × size(); only its lower triangle is read). Elimination stops where the
   /// largest remaining pivot (a diagonal entry of the Schur complement, A's units) is at or below

@@ -44,8 +44,10 @@ class SparseLdlt {
   /// returned. The other slots hold zeros (analyze() sets them; they must stay zero: on the band
   /// path they are the band's structural zeros). Size: at least the number of entries (n(b+1)
   /// on the band path).
+  ///@{
   Vector& values() { return values_; }
   const Vector& values() const { return values_; }
+  ///@}
 
   /// Numeric factorization of the current values(). Returns false when a pivot is zero or
   /// negligible (|d_k| ≤ n·eps·max(|A_kk|, scale)) or, with `positive_definite`, not positive;
@@ -66,7 +68,7 @@ class SparseLdlt {
   /// The bandwidth b of the band path analyze() chose (0 for a diagonal matrix), or −1 for the
   /// general path.
   int bandwidth() const { return bandwidth_; }
-  int size() const { return n_; }
+  int size() const { return n_; }  ///< n, the matrix's size
   const std::vector<int>& permutation() const { return permutation_; }  ///< new index → original
 
  private:

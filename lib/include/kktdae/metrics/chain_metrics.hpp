@@ -23,6 +23,7 @@ struct ChainRunMetrics {
 /// Observer computing ChainRunMetrics; feed it every state of the run.
 class ChainMetricsObserver {
  public:
+  /// Observes runs of `chain`, which must outlive the observer.
   explicit ChainMetricsObserver(const PendulumChain& chain) : chain_(chain), energy_(chain) {}
 
   /// Measures the state (one pass, measureChainState) and takes it in.
@@ -30,6 +31,7 @@ class ChainMetricsObserver {
   /// Takes in a state already measured by measureChainState (a caller that also records the
   /// measures computes them once for both).
   void observe(const ChainStateMeasures& measures);
+  /// The metrics over the states taken in so far.
   ChainRunMetrics metrics() const;
 
  private:

@@ -24,9 +24,9 @@ class TrajectoryRecording {
   /// Appends one state. Sizes: q, v nq; lambda nc.
   void observe(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda);
 
-  long size() const { return static_cast<long>(t_.size()); }
-  int nq() const { return nq_; }
-  int nc() const { return nc_; }
+  long size() const { return static_cast<long>(t_.size()); }  ///< states recorded
+  int nq() const { return nq_; }  ///< coordinates per state
+  int nc() const { return nc_; }  ///< multipliers per state
 
   /// States the buffers hold before the next one reallocates them.
   long capacity() const { return static_cast<long>(t_.capacity()); }
@@ -39,12 +39,14 @@ class TrajectoryRecording {
   void reserve(long states);
 
   /// The series; the Python bindings move them out (release()) instead of copying.
-  std::vector<double>& times() { return t_; }
-  std::vector<double>& positions() { return q_; }
-  std::vector<double>& velocities() { return v_; }
-  std::vector<double>& multipliers() { return lambda_; }
-  std::vector<double>& violations() { return violation_; }
-  std::vector<double>& energies() { return energy_; }
+  ///@{
+  std::vector<double>& times() { return t_; }             ///< t [s], one per state
+  std::vector<double>& positions() { return q_; }         ///< q, nq per state
+  std::vector<double>& velocities() { return v_; }        ///< q̇, nq per state
+  std::vector<double>& multipliers() { return lambda_; }  ///< λ, nc per state
+  std::vector<double>& violations() { return violation_; }  ///< ‖φ(q, t)‖∞, one per state
+  std::vector<double>& energies() { return energy_; }     ///< T + V [J], one per state
+  ///@}
 
  private:
   const ConstrainedSystem& system_;

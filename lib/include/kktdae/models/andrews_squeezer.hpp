@@ -32,18 +32,35 @@ namespace kktdae {
 
 /// The Test Set's 42 parameters under its own names (SI units: kg, m, kg m², N/m, N m). The
 /// defaults are the published values; changing them makes another mechanism, for which the
-/// consistent start and the reference below no longer hold.
+/// consistent start and the reference below no longer hold. Each line of fields shares one
+/// comment (a member group): the Test Set's figure of the mechanism says which length is which.
 struct AndrewsSqueezerParams {
-  double m1 = 0.04325, m2 = 0.00365, m3 = 0.02373, m4 = 0.00706, m5 = 0.07050, m6 = 0.00706, m7 = 0.05498;  ///< masses [kg]
+  ///@{
+  double m1 = 0.04325, m2 = 0.00365, m3 = 0.02373, m4 = 0.00706, m5 = 0.07050, m6 = 0.00706, m7 = 0.05498;  ///< masses of bodies 1–7 [kg]
+  ///@}
+  ///@{
   double xa = -0.06934, ya = -0.00227;  ///< fixed point A [m]
+  ///@}
+  ///@{
   double xb = -0.03635, yb = 0.03273;   ///< fixed point B [m]
+  ///@}
+  ///@{
   double xc = 0.014, yc = 0.072;        ///< the spring's anchor C [m]
+  ///@}
   double c0 = 4530.0;                   ///< spring stiffness [N/m]
+  ///@{
   double i1 = 2.194e-6, i2 = 4.410e-7, i3 = 5.255e-6, i4 = 5.667e-7, i5 = 1.169e-5, i6 = 5.667e-7,
-         i7 = 1.912e-5;  ///< moments of inertia [kg m²]
+         i7 = 1.912e-5;  ///< moments of inertia of bodies 1–7 [kg m²]
+  ///@}
+  ///@{
   double d = 28e-3, da = 115e-4, e = 2e-2, ea = 1421e-5, rr = 7e-3, ra = 92e-5, l0 = 7785e-5;  ///< lengths [m]; l0 the spring's rest length
+  ///@}
+  ///@{
   double ss = 35e-3, sa = 1874e-5, sb = 1043e-5, sc = 18e-3, sd = 2e-2, ta = 2308e-5, tb = 916e-5;  ///< lengths [m]
+  ///@}
+  ///@{
   double u = 4e-2, ua = 1228e-5, ub = 449e-5, zf = 2e-2, zt = 4e-2, fa = 1421e-5;  ///< lengths [m]
+  ///@}
   double mom = 33e-3;  ///< driving torque on the crank β [N m]
 
   /// Throws std::invalid_argument naming the field: masses, inertias, c0, l0 and the link lengths
@@ -78,6 +95,7 @@ class AndrewsSqueezer final : public ConstrainedSystem {
   /// ½ c0 (ℓ − l0)² − mom β, ℓ the spring's length.
   double potentialEnergy(ConstVectorRef q, double t) const override;
 
+  /// The parameters the mechanism was built with.
   const AndrewsSqueezerParams& params() const { return params_; }
 
  private:

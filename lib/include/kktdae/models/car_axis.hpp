@@ -75,7 +75,7 @@ class CarAxis final : public ConstrainedSystem {
   /// ½ (ℓ_l − L0)² + ½ (ℓ_r(t) − L0)² + k g (y_l + y_r): the springs have unit stiffness.
   double potentialEnergy(ConstVectorRef q, double t) const override;
 
-  const CarAxisParams& params() const { return params_; }
+  const CarAxisParams& params() const { return params_; }  ///< the parameters it was built with
 
  private:
   /// B(t) and its first two time derivatives.

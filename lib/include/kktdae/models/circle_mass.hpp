@@ -12,6 +12,7 @@ struct CircleMassParams {
   double mass = 1.0;     ///< m > 0 [kg]
   double gravity = 9.81; ///< g ≥ 0 [m/s²], along −y
   double radius = 1.0;   ///< L > 0 [m]
+  /// Throws std::invalid_argument naming the field and value.
   void validate() const;
 };
 
@@ -19,6 +20,7 @@ struct CircleMassParams {
 /// γ = 2 (ẋ² + ẏ²). The constraint force is Jᵀλ = 2λ (x, y): λ [N/m] < 0 pulls toward the centre.
 class CircleMass final : public ConstrainedSystem {
  public:
+  /// Throws std::invalid_argument if `params` is invalid.
   explicit CircleMass(CircleMassParams params = {});
 
   std::string name() const override { return "circle_mass"; }
@@ -38,7 +40,7 @@ class CircleMass final : public ConstrainedSystem {
   /// m g L [J]: the potential's range is twice this.
   double energyScale() const override { return params_.mass * params_.gravity * params_.radius; }
 
-  const CircleMassParams& params() const { return params_; }
+  const CircleMassParams& params() const { return params_; }  ///< the parameters it was built with
   /// Seed 002's start: at rest at (x0_over_radius · L, 0); 1.01 puts it 1 % off the circle.
   State initialState(double x0_over_radius = 1.01) const;
 

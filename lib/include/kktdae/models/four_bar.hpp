@@ -125,7 +125,7 @@ class FourBar final : public LagrangianSystem<FourBar> {
   /// S = [1 0 0]: u is the motor torque on the crank [N m]. Sizes: S 1×3.
   void inputMap(ConstVectorRef, double, MatrixRef S) const override { S << 1.0, 0.0, 0.0; }
 
-  const FourBarParams& params() const { return params_; }
+  const FourBarParams& params() const { return params_; }  ///< the parameters it was built with
 
  private:
   FourBarParams params_;

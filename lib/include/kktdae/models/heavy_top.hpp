@@ -43,6 +43,7 @@ class HeavyTop final : public ConstrainedSystem {
   /// The benchmark's initial body-frame angular velocity Ω₀ [rad/s].
   static const Eigen::Vector3d kInitialAngularVelocity;
 
+  /// Throws std::invalid_argument if `params` is invalid.
   explicit HeavyTop(HeavyTopParams params = {});
 
   std::string name() const override { return "heavy_top"; }
@@ -61,7 +62,7 @@ class HeavyTop final : public ConstrainedSystem {
   /// m |g| |X| [J]: the potential energy's range is twice this.
   double energyScale() const override;
 
-  const HeavyTopParams& params() const { return params_; }
+  const HeavyTopParams& params() const { return params_; }  ///< the parameters it was built with
   /// J̄ = ½ tr(J_O) I − J_O, diagonal [kg m²]: the mass of each director.
   const Eigen::Vector3d& directorInertia() const { return director_inertia_; }
   /// The state at t = 0 with R = `rotation` (orthonormal, det +1) and body-frame angular velocity

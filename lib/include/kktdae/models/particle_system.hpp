@@ -15,9 +15,13 @@ namespace kktdae {
 
 /// One end of a distance constraint: a particle (by index) or a fixed anchor (by index).
 struct PointRef {
-  enum class Kind { Particle, Anchor };
+  /// What a PointRef names.
+  enum class Kind {
+    Particle,  ///< a moving particle
+    Anchor     ///< a fixed anchor point
+  };
   Kind kind = Kind::Particle;  ///< what `index` refers to
-  int index = 0;               ///< into ParticleSystemParams::particles or ::anchors
+  int index = 0;               ///< into ParticleSystemParams::particles or ParticleSystemParams::anchors
 
   /// The particle with this index.
   static PointRef particle(int index) { return {Kind::Particle, index}; }
@@ -106,9 +110,9 @@ class ParticleSystem final : public ConstrainedSystem {
   /// Gravity and constant forces have a potential (−F·x): the energy is a first integral.
   bool isConservative() const override { return true; }
 
-  const ParticleSystemParams& params() const { return params_; }
-  int dimension() const { return dimension_; }
-  int particles() const { return static_cast<int>(params_.particles.size()); }
+  const ParticleSystemParams& params() const { return params_; }  ///< the data it was built from
+  int dimension() const { return dimension_; }  ///< 2 or 3: coordinates per particle
+  int particles() const { return static_cast<int>(params_.particles.size()); }  ///< number of particles
 
   /// Position of particle `index` (z = 0 in 2D). Sizes: q nq. Throws std::invalid_argument for
   /// an unknown index.

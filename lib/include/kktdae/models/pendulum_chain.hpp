@@ -56,8 +56,8 @@ class PendulumChain final : public ConstrainedSystem {
   double kineticEnergy(ConstVectorRef q, ConstVectorRef v) const override;
   double potentialEnergy(ConstVectorRef q, double t) const override;
 
-  int links() const { return static_cast<int>(params_.masses.size()); }
-  const PendulumChainParams& params() const { return params_; }
+  int links() const { return static_cast<int>(params_.masses.size()); }  ///< number of links
+  const PendulumChainParams& params() const { return params_; }  ///< the parameters it was built with
 
   /// Seed 000's launch state: links stretched along +x, the whole chain rotated by `tilt` radians
   /// below the horizontal (direction (cos(−tilt), sin(−tilt), 0)), at rest, t = 0.

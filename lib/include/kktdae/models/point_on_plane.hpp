@@ -9,12 +9,14 @@
 
 namespace kktdae {
 
+/// Parameters of PointOnPlane: the point's mass, gravity and the line or plane nᵀq = c.
 struct PointOnPlaneParams {
   int dimension = 2;          ///< 2 (a line in the plane) or 3 (a plane in space)
   double mass = 1.0;          ///< m > 0 [kg]
   double gravity = 9.81;      ///< g ≥ 0 [m/s²] along −y
   Eigen::Vector3d normal = Eigen::Vector3d(0.6, 0.8, 0.0);  ///< n, normalized on construction
   double offset = 0.0;        ///< c [m]: the constraint is nᵀq = c
+  /// Throws std::invalid_argument naming the field and value.
   void validate() const;
 };
 
@@ -24,6 +26,8 @@ struct PointOnPlaneParams {
 /// (docs/baumgarte.md). λ [N/m·m = N] is the normal force: Jᵀλ = λ n.
 class PointOnPlane final : public ConstrainedSystem {
  public:
+  /// Uses n normalized (its first `dimension` entries); throws std::invalid_argument if `params` is
+  /// invalid.
   explicit PointOnPlane(PointOnPlaneParams params = {});
 
   std::string name() const override { return "point_on_plane"; }
@@ -38,7 +42,7 @@ class PointOnPlane final : public ConstrainedSystem {
   double kineticEnergy(ConstVectorRef q, ConstVectorRef v) const override;
   double potentialEnergy(ConstVectorRef q, double t) const override;
 
-  const PointOnPlaneParams& params() const { return params_; }
+  const PointOnPlaneParams& params() const { return params_; }  ///< the parameters as given
   /// A state with constraint error e0 and rate edot0 (moved along n), tangential velocity
   /// `sliding` along the line/plane, at t = 0.
   State offManifoldState(double e0, double edot0, double sliding = 0.0) const;

@@ -15,9 +15,9 @@ namespace kktdae {
 /// the source gives there (they satisfy M q̈ + h = Jᵀλ and J q̈ + γ = 0, our signs).
 /// Sizes: state.q, state.v, qdd nq; lambda nc.
 struct ConsistentStart {
-  State state;
-  Vector qdd;
-  Vector lambda;
+  State state;    ///< (t0, q, q̇) on the manifold
+  Vector qdd;     ///< q̈ at the start
+  Vector lambda;  ///< λ at the start, our sign
 };
 
 /// One solver's published score on the problem (the Test Set's report of a run at
@@ -34,9 +34,9 @@ struct PublishedResult {
 struct ReferenceSolution {
   std::string source;   ///< where the numbers come from, in words
   double t_end = 0.0;   ///< the time they are given at [s]
-  Vector q;
-  Vector v;
-  Vector lambda;
+  Vector q;       ///< positions at t_end
+  Vector v;       ///< velocities at t_end
+  Vector lambda;  ///< multipliers at t_end, our sign
   /// λ_source = lambda_to_source · λ_ours (−1 when the source writes M q̈ = f − Gᵀλ).
   double lambda_to_source = 1.0;
   /// The source scores a solver on q[0 .. scored_components−1] (its scd and mescd).

@@ -120,7 +120,7 @@ class SliderCrank final : public LagrangianSystem<SliderCrank> {
   /// S = [0 0 1]: u is the force on the slider along +x [N]. Sizes: S 1×3.
   void inputMap(ConstVectorRef, double, MatrixRef S) const override { S << 0.0, 0.0, 1.0; }
 
-  const SliderCrankParams& params() const { return params_; }
+  const SliderCrankParams& params() const { return params_; }  ///< the parameters it was built with
 
  private:
   SliderCrankParams params_;

@@ -78,8 +78,8 @@ class SpringChain final : public ConstrainedSystem {
   /// The chain's Σm · g · ΣL [J] (the divergence rule also counts the start's spring energy).
   double energyScale() const override { return chain_.energyScale(); }
 
-  int links() const { return chain_.links(); }
-  const SpringChainParams& params() const { return params_; }
+  int links() const { return chain_.links(); }  ///< number of links
+  const SpringChainParams& params() const { return params_; }  ///< the parameters it was built with
   /// The chain without springs (its constraints, mass and gravity).
   const PendulumChain& chain() const { return chain_; }
   /// θ_j of joint j (0 ≤ j < links() − 1) [rad]. Sizes: q nq.

@@ -12,6 +12,7 @@
 
 namespace kktdae::multibody {
 
+/// How assemble() iterates: the Gauss–Newton budget, its tolerance and the rank threshold.
 struct AssemblyOptions {
   int max_iterations = 50;   ///< Gauss–Newton iterations ≥ 1
   double tolerance = 1e-12;  ///< ‖φ‖∞ and the velocity rows' residual at which it stops (> 0)
@@ -29,17 +30,18 @@ struct AssemblyOptions {
 /// A joint's rate the user prescribes at assembly: its read-back coordinate's rate
 /// (Mechanism::jointRates(); for a cylindrical joint the slide's).
 struct IndependentRate {
-  int joint = -1;
-  double rate = 0.0;
+  int joint = -1;     ///< the joint's index in the mechanism
+  double rate = 0.0;  ///< the rate [rad/s or m/s, as the joint's coordinate]
 };
 
+/// What assemble() did: whether it converged, the residuals, J's rank, and what did not close.
 struct AssemblyReport {
   bool converged = false;       ///< positions and velocities assembled
   int iterations = 0;           ///< Gauss–Newton iterations taken
   double residual = 0.0;        ///< ‖φ‖∞ at the end
   double velocity_residual = 0.0;  ///< ‖[J; G] q̇ − [−∂φ/∂t; rates]‖∞ at the end
   int rank = 0;                 ///< numerical rank of J at the end
-  std::vector<int> dependent_rows;  ///< rows of φ dependent on the others (empty at full rank)
+  std::vector<int> dependent_rows;  ///< rows of φ that carry a dependency, the support of null(Jᵀ) (empty at full rank)
   /// Not assembled: the loop that does not close, named by its closing joint: the last joint
   /// (in the order added) without whose rows the others assemble. Empty when assembled, or
   /// when no single joint's removal lets the rest close.

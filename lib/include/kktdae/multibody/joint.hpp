@@ -37,8 +37,8 @@ JointKind parseJointKind(std::string_view name);
 /// A frame fixed in a body, in that body's frame: origin and rotation (columns x, y, z). For a
 /// planar body only origin.x(), origin.y() and the angle of the rotation about z count.
 struct Frame {
-  Eigen::Vector3d origin = Eigen::Vector3d::Zero();
-  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d origin = Eigen::Vector3d::Zero();        ///< in the body's frame [m]
+  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();  ///< the frame's axes in the body's frame
   /// A frame at `origin` with the body's axes.
   static Frame at(const Eigen::Vector3d& origin);
   /// A frame at `origin` whose z axis is `axis` (normalized; x, y completed deterministically).
@@ -50,10 +50,10 @@ struct Frame {
 /// Ways a joint's motion can be prescribed (a driver): its read-back coordinate follows
 /// position(t), with velocity(t) and acceleration(t) its exact derivatives.
 struct JointMotion {
-  double (*position)(double t, const double* p) = nullptr;
-  double (*velocity)(double t, const double* p) = nullptr;
-  double (*acceleration)(double t, const double* p) = nullptr;
-  double parameters[4] = {0.0, 0.0, 0.0, 0.0};
+  double (*position)(double t, const double* p) = nullptr;      ///< s(t), p = parameters
+  double (*velocity)(double t, const double* p) = nullptr;      ///< ṡ(t), p = parameters
+  double (*acceleration)(double t, const double* p) = nullptr;  ///< s̈(t), p = parameters
+  double parameters[4] = {0.0, 0.0, 0.0, 0.0};  ///< the motion's constants, as its factory set them
   /// s(t) = s₀ + ṡ t + ½ s̈ t² (a constant speed when s̈ = 0).
   static JointMotion polynomial(double s0, double rate, double acceleration = 0.0);
   /// s(t) = s₀ + A sin(ω t).

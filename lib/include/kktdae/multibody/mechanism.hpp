@@ -28,10 +28,13 @@ struct MechanismData;
 /// What joint A–B exerts on body B through its rows: a force and a moment about B's joint
 /// origin, both in B's joint frame (its x, y, z axes at the state) [N, N m].
 struct JointReaction {
-  Eigen::Vector3d force = Eigen::Vector3d::Zero();
-  Eigen::Vector3d moment = Eigen::Vector3d::Zero();
+  Eigen::Vector3d force = Eigen::Vector3d::Zero();  ///< force on B [N]
+  Eigen::Vector3d moment = Eigen::Vector3d::Zero();  ///< moment on B about its joint origin [N m]
 };
 
+/// A mechanism of bodies and joints as a ConstrainedSystem (this file's description), with its
+/// structure (bodies, joints, rows) and the outputs a user reads from a state: point positions,
+/// rotations, joint coordinates and reactions.
 class Mechanism final : public ConstrainedSystem {
  public:
   /// Built by MechanismBuilder::build(); the data is shared and immutable.
@@ -65,20 +68,28 @@ class Mechanism final : public ConstrainedSystem {
   double potentialEnergy(ConstVectorRef q, double t) const override;
 
   // --- structure ---------------------------------------------------------------------------
+  /// Number of bodies, the ground not counted.
   int bodyCount() const;
   /// Throws std::invalid_argument for an unknown name (the ground is "ground", index −1).
   int bodyIndex(const std::string& name) const;
+  /// The name the body was added under.
   const std::string& bodyName(int body) const;
+  /// Planar, spatial or pivoted, as added (body.hpp).
   BodyKind bodyKind(int body) const;
   /// Index of the body's first coordinate in q.
   int bodyOffset(int body) const;
+  /// Number of joints added (a driver or an actuator belongs to its joint).
   int jointCount() const;
+  /// Index of the joint named `name`; throws std::invalid_argument for an unknown name.
   int jointIndex(const std::string& name) const;
+  /// The name the joint was added under.
   const std::string& jointName(int joint) const;
+  /// The joint's kind (joint.hpp).
   JointKind jointKind(int joint) const;
   /// The joint's rows of φ (and entries of λ): first and count. A driven joint's driver row is
   /// reported by driverRow().
   int jointFirstRow(int joint) const;
+  /// Number of the joint's rows (the driver row not counted).
   int jointRowCount(int joint) const;
   /// The driver row of a driven joint, −1 if it has none: its λ is the driving force or torque.
   int driverRow(int joint) const;
@@ -105,6 +116,8 @@ class Mechanism final : public ConstrainedSystem {
   /// What the joint exerts on its body B, from λ (JointReaction). Sizes: q nq; lambda nc.
   JointReaction reaction(int joint, ConstVectorRef q, ConstVectorRef lambda) const;
 
+  /// The built data, for the library's own code (assembly, the Python bindings); not a stable
+  /// interface.
   const detail::MechanismData& data() const { return *data_; }
 
  private:

@@ -23,8 +23,9 @@ struct MechanismData;
 /// fixed frame.
 class MechanismBuilder {
  public:
-  static constexpr int kGround = -1;
+  static constexpr int kGround = -1;  ///< the body index of the fixed frame
 
+  /// An empty mechanism called `name` (not empty; the name() of what build() gives).
   explicit MechanismBuilder(std::string name);
   ~MechanismBuilder();
   MechanismBuilder(const MechanismBuilder&) = delete;

@@ -30,6 +30,7 @@ namespace kktdae {
 /// Most threads a sweep accepts: far above any machine's cores, low enough to catch a typo.
 constexpr int kMaxSweepThreads = 1024;
 
+/// How many threads a sweep runs its independent tasks on.
 struct SweepOptions {
   /// Worker threads, the calling thread included. 0: std::thread::hardware_concurrency() (1 if
   /// unknown). 1: every task runs inline on the calling thread, in index order — the serial

@@ -37,6 +37,7 @@ namespace kktdae {
 
 class ConstrainedSystem;
 
+/// The factors of the divergence rule (this file's description) and whether it is on.
 struct DivergenceOptions {
   /// Off: only NaN/Inf ends a run (the behaviour before this rule existed).
   bool enabled = true;
@@ -127,7 +128,7 @@ class DivergenceRule {
   /// ḋ = maxᵢ |φ̇ᵢ| / ‖∇φᵢ‖₂ over the rows with a non-zero gradient, and its row (−1: none).
   static std::pair<double, int> manifoldRate(const KktWorkspace& ws);
 
-  double scale() const { return scale_; }
+  double scale() const { return scale_; }  ///< Q, the configuration's scale
   /// V, the velocity scale (∞ with the position-only constructor).
   double velocityScale() const { return velocity_scale_; }
   /// E_s, the energy scale of V and of the energy rule (0 with the position-only constructor).

@@ -77,8 +77,8 @@ struct Event {
   std::string name;  ///< non-empty, unique within SimulationOptions::events; reported as given
   int size = 1;      ///< m ≥ 1, the number of components g writes
   EventFunction g;   ///< required
-  EventDirection direction = EventDirection::Either;
-  EventAction action = EventAction::Record;
+  EventDirection direction = EventDirection::Either;  ///< which sign changes of g count
+  EventAction action = EventAction::Record;  ///< what happens when the event fires
   EventCallback callback;  ///< required for EventAction::Callback, ignored otherwise
   /// How close [s] the fixed-step integrators locate the time (the bracket width of the root
   /// search on the step's interpolant); > 0. SUNDIALS locates its roots to its own, tighter,

@@ -23,6 +23,7 @@
 
 namespace kktdae {
 
+/// Which λ a run reports at its observed states and events (this file's description).
 enum class ObservedMultiplier {
   /// The physical multiplier at every observed state and event (a KKT solve there where the
   /// integrator's own is not it: Summary::observation_kkt_solves counts them).

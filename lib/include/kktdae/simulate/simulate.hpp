@@ -26,8 +26,10 @@ namespace kktdae {
 /// (t, q [nq], q̇ [nq], λ [nc]). The references are valid during the call only.
 using Observer = std::function<void(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda)>;
 
+/// Everything simulate() runs with besides the model and the start: integrator, step and end
+/// time, stabilization, KKT options, controller, observer, events, projections and limits.
 struct SimulationOptions {
-  Integrator integrator = Integrator::SemiImplicitEuler;
+  Integrator integrator = Integrator::SemiImplicitEuler;  ///< the integrator of the run
   /// Fixed step [s] > 0 of the fixed-step integrators; for the adaptive ones, the spacing of the
   /// output grid (their own steps are chosen by the error test). Seed 000 uses 0.005.
   double dt = 0.005;
@@ -52,8 +54,8 @@ struct SimulationOptions {
   /// Project the initial state onto the manifold before the run (off by default: the seeds'
   /// runs start on it); Summary::notes reports how far it moved.
   bool project_initial_state = false;
-  Stabilization stabilization = Stabilization::none();
-  KktOptions kkt;
+  Stabilization stabilization = Stabilization::none();  ///< Baumgarte, projection, soft or none
+  KktOptions kkt;  ///< options of the run's KKT solves
   /// u(t, q, q̇); empty means u = 0. Only for models with inputs (nu() > 0).
   Controller controller;
   /// When a finite state counts as a blow-up (divergence.hpp): the run then ends as Diverged.

@@ -22,7 +22,7 @@ class StateObserver {
   /// drivers call observe()). The default forwards to observe(); an override must do what
   /// observe() does with the same values. Worth overriding where the observer runs every step of a
   /// small model and can read the vectors directly: building the three Refs costs about 40
-  /// instructions a call (docs/performance-profile.md).
+  /// instructions a call (docs/notes/performance-profile.md).
   virtual void observeState(double t, const Vector& q, const Vector& v, const Vector& lambda) {
     observe(t, q, v, lambda);
   }

@@ -13,6 +13,7 @@
 
 namespace kktdae {
 
+/// How a run ended (Summary::status): success, a stop on request, or the failure that ended it.
 enum class RunStatus {
   NotRun,          ///< simulate() has not finished a run with this summary
   Success,         ///< reached the final time
@@ -50,15 +51,17 @@ std::string_view toString(WarningKind kind);
 
 /// One kind of warning of a run: how often, and where it first happened (MuJoCo's mjWarningStat).
 struct RunWarning {
-  WarningKind kind = WarningKind::ViolationAboveThreshold;
-  long count = 0;
+  WarningKind kind = WarningKind::ViolationAboveThreshold;  ///< which warning
+  long count = 0;  ///< how many times the run counted it
   long first_step = -1;  ///< the step (fixed-step) or output interval (adaptive) of the first one
   double first_time = std::numeric_limits<double>::quiet_NaN();  ///< its time [s]
   std::string first_detail;  ///< what it was, in words ("|phi|_inf = 0.31 > 0.1")
 };
 
+/// What simulate() reports about a run: how it ended and why, which integrator and linear algebra
+/// ran, the work it did (steps, solves, model calls), the constraint violation, warnings and events.
 struct Summary {
-  RunStatus status = RunStatus::NotRun;
+  RunStatus status = RunStatus::NotRun;  ///< how the run ended
   std::string message;  ///< what happened, where and when, in words
   Integrator integrator = Integrator::SemiImplicitEuler;  ///< the integrator that ran
   KktForm form = KktForm::Schur;                           ///< the KKT form used for q̈ and λ
@@ -78,7 +81,7 @@ struct Summary {
   /// Analytic, and the sparse IDA matrix); a difference quotient's cost is in rhs_evaluations.
   long newton_model_evaluations = 0;
   long linear_solver_setups = 0;  ///< factorizations of the Newton matrix, adaptive only
-  long error_test_failures = 0;
+  long error_test_failures = 0;   ///< steps rejected by the local error test, adaptive only
   long convergence_failures = 0;  ///< nonlinear-solver convergence failures
   /// Newton iterations of the fixed-step implicit integrators (rattle's position Newton), all
   /// steps added up; 0 for the explicit ones and the adaptive ones (see convergence_failures).
@@ -96,7 +99,7 @@ struct Summary {
   /// The step (fixed-step) or output interval (adaptive) that failed: 0 for the initial state,
   /// k ≥ 1 for the k-th; −1 if none failed.
   long failed_step = -1;
-  double wall_seconds = 0.0;
+  double wall_seconds = 0.0;  ///< wall-clock time of the run [s]
 
   double max_phi_inf = 0.0;      ///< max of ‖φ‖∞ over every step's (or output's) state
   double max_phi_dot_inf = 0.0;  ///< the same for ‖φ̇‖∞ = ‖J q̇ + ∂φ/∂t‖∞

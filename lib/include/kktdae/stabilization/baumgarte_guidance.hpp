@@ -9,6 +9,8 @@
 
 namespace kktdae {
 
+/// What recommendBaumgarte() knows about the run besides the integrator and step: the damping
+/// ratio, the safety factor and, for adaptive integrators, the motion's measured scales.
 struct BaumgarteGuidanceOptions {
   /// Damping ratio ζ ≥ 0 of the error dynamics; 1 (critical) decays fastest without overshoot.
   double zeta = 1.0;
@@ -34,11 +36,12 @@ struct BaumgarteGuidanceOptions {
   /// Fixed-step integrators only: a measured stability limit of dt·ω for the user's model at this
   /// dt (recommendBaumgarteForModel() bisects one); 0 uses the closed form of the linear model.
   double measured_limit = 0.0;
+  /// Throws std::invalid_argument naming the field and value.
   void validate() const;
 };
 
 /// The ω·h above which an adaptive integrator's work starts to grow with ω (measured on five
-/// models, docs/baumgarte.md §9): recommendBaumgarte caps ω at this over the mean step.
+/// models, docs/notes/baumgarte-adaptive-gains.md): recommendBaumgarte caps ω at this over the mean step.
 /// cvode_bdf (and cvode_adams) integrate the stiff mode −ω and pay for it from ω·h ≈ 0.3 (+10 %
 /// work, ×2–5 at 1); ida_index1 solves the Baumgarte row implicitly and pays from ω·h ≈ 1–3
 /// (×1.4–11.5 at 3), its error test failing nearly every step from 2.5–37 (×10 and more; the
@@ -53,7 +56,7 @@ double adaptiveStiffnessCap(Integrator integrator);
 /// at the new time, so the work stays flat up to ω·h̄ ≈ 1 while the drift keeps falling with ω;
 /// from there the error test pays for the mode −ω (double pendulum at 1e-7, against ω = 0.1:
 /// work +43 % at ω·h̄ = 2.1, ×2.4 at 6.6, ×180 at 21, where nearly every step fails the error
-/// test). Measured with an ensemble of 7 (docs/baumgarte.md §9): within a factor 2 of the band of
+/// test). Measured with an ensemble of 7 (docs/notes/baumgarte-adaptive-gains.md): within a factor 2 of the band of
 /// near-best gains on 10 of 15 model × tolerance cases in sample and 8 of 10 out of sample.
 inline constexpr double kIdaIndex1OmegaStep = 1.0;
 
@@ -61,12 +64,13 @@ inline constexpr double kIdaIndex1OmegaStep = 1.0;
 /// min(kIdaIndex1OmegaStepPerRadian · Ω · T, adaptiveStiffnessCap) / h̄. Without feedback the
 /// drift grows like T² and the tangential error like T, so the drift's share of the path error —
 /// what a gain below the knee 1/h̄ still buys — grows with Ω·T; how much of the knee pays was
-/// chosen on one measurement (docs/baumgarte.md §9: the ensemble of 7 at 1e-5, 1e-7 and 1e-10;
+/// chosen on one measurement (docs/notes/baumgarte-adaptive-gains.md: the ensemble of 7 at 1e-5, 1e-7 and 1e-10;
 /// 0.0165–0.021 put all 15 cases within a factor 2 of the band) and then counted, unchanged, at
 /// 1e-6 and 1e-9 (10 of 10). At four other horizons it put 6 of 8 within ×2, as 1/h̄ did: the
 /// dependence on T rests on five models and is not confirmed (§9).
 inline constexpr double kIdaIndex1OmegaStepPerRadian = 0.019;
 
+/// The gain recommendBaumgarte() picked, as a Stabilization, with the reasoning behind it.
 struct BaumgarteRecommendation {
   Stabilization stabilization;  ///< α = ζ ω, β = ω
   double omega = 0.0;           ///< ω [rad/s]
@@ -96,7 +100,7 @@ struct BaumgarteRecommendation {
 ///   Baumgarte row implicitly, pays for ω only from ω·h̄ ≈ 1 on, and wants
 ///   ω = min(kIdaIndex1OmegaStepPerRadian · Ω · horizon, adaptiveStiffnessCap) / mean_step;
 ///   without a horizon (or Ω) ω = kIdaIndex1OmegaStep / mean_step, without a mean step Ω
-///   (docs/baumgarte.md §9).
+///   (docs/notes/baumgarte-adaptive-gains.md).
 /// For fixed-step integrators a measured_limit replaces the closed-form limit the safety factor
 /// applies to. Throws std::invalid_argument for ida_ggl and rattle (which use no gain), an
 /// adaptive integrator without what it needs, dt ≤ 0 (fixed-step) or invalid options; for explicit

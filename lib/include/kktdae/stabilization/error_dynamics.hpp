@@ -12,8 +12,8 @@ namespace kktdae {
 
 /// e(t) and ė(t).
 struct ErrorValue {
-  double e = 0.0;
-  double e_dot = 0.0;
+  double e = 0.0;      ///< the error e(t) [units of φ]
+  double e_dot = 0.0;  ///< its rate ė(t) [units of φ per s]
 };
 
 /// Exact solution of ë + 2αė + β²e = 0 from (e0, ė0) at t ≥ 0, valid uniformly across the under-

@@ -14,6 +14,7 @@
 
 namespace kktdae {
 
+/// How projectToManifold() iterates: the Gauss–Newton budget and the tolerance on ‖φ‖∞.
 struct ProjectionOptions {
   /// Gauss–Newton iterations allowed for the position projection (≥ 1).
   int max_iterations = 20;
@@ -23,19 +24,24 @@ struct ProjectionOptions {
   /// φ = ½(|d|² − L²) cannot go below ~eps·N·L²: 2e-12 m² at 10,000 links). Gauss–Newton
   /// converges quadratically, so stalling above the floor does not happen on a consistent model.
   double tolerance = 1e-12;
+  /// Throws std::invalid_argument naming the field: max_iterations ≥ 1, tolerance finite and > 0.
   void validate() const;
 };
 
 /// What projectToManifold() did.
 struct ProjectionReport {
-  bool converged = false;
+  bool converged = false;  ///< φ and the velocity constraint were met; `state` holds the projected state
   /// Converged at the round-off floor (see ProjectionOptions::tolerance), not below tolerance.
   bool roundoff_limited = false;
   int iterations = 0;                  ///< Gauss–Newton iterations taken
   double position_correction = 0.0;   ///< ‖q_after − q_before‖∞
   double velocity_correction = 0.0;   ///< ‖v_after − v_before‖∞
-  double phi_before = 0.0, phi_after = 0.0;          ///< ‖φ‖∞
-  double phi_dot_before = 0.0, phi_dot_after = 0.0;  ///< ‖J q̇ + ∂φ/∂t‖∞
+  ///@{
+  double phi_before = 0.0, phi_after = 0.0;          ///< ‖φ‖∞ before and after
+  ///@}
+  ///@{
+  double phi_dot_before = 0.0, phi_dot_after = 0.0;  ///< ‖J q̇ + ∂φ/∂t‖∞ before and after
+  ///@}
   std::string message;  ///< why it failed; empty on success
 };
 
@@ -46,7 +52,7 @@ struct ProjectionWorkspace {
   /// std::invalid_argument where that does).
   explicit ProjectionWorkspace(const ConstrainedSystem& system, const KktOptions& kkt = {});
   bool sparse = false;  ///< the resolved path
-  int nc = 0;
+  int nc = 0;  ///< constraint rows, the system's nc
   /// The run's KktOptions::rank_deficiency (dense path): under MinimumNorm or Regularize a
   /// numerically singular J M⁻¹ Jᵀ (Cholesky pivot ratio² ≤ rank_tolerance, not min_rcond) is
   /// handled by the policy instead of failing, so redundant constraints project. Merely
@@ -54,14 +60,28 @@ struct ProjectionWorkspace {
   /// pseudo-inverse there would leave the constraint uncorrected along the vanishing direction
   /// (measured on the joint-coordinate four-bar: its branch error doubled).
   RankDeficiencyPolicy rank_deficiency = RankDeficiencyPolicy::Fail;
+  ///@{
+  /// The rank policy's thresholds: KktOptions::rank_tolerance and KktOptions::regularization.
   double rank_threshold = 1e-10, regularization = 1e-8;
+  ///@}
   bool use_pseudo_inverse = false;  ///< the last factorization fell back on the pseudo-inverse
   SemidefinitePseudoInverse pseudo_inverse;  ///< (J M⁻¹ Jᵀ)⁺ (sized at first use)
+  ///@{
+  /// Scratch vectors: the iterate q, v, φ, ∂φ/∂t, diag(M) (diagonal models), the correction and the
+  /// multiplier of the projection's linear solve.
   Vector q, v, phi, phi_t, mass_diagonal, correction, multiplier;
-  Matrix M, J, inverse_mass_jt, schur;  ///< dense path only (empty on the sparse path)
+  ///@}
+  ///@{
+  Matrix M, J, inverse_mass_jt, schur;  ///< M, J, M⁻¹Jᵀ, J M⁻¹ Jᵀ: dense path only (empty on the sparse path)
+  ///@}
+  ///@{
+  /// Cholesky factors of M (general models) and of J M⁻¹ Jᵀ, dense path.
   Eigen::LLT<Matrix> mass_llt, schur_llt;
+  ///@}
   std::optional<SparseConstraintSpace> constraint_space;  ///< sparse path only
-  Vector inverse_mass_diagonal, schur_diagonal;           ///< sparse path only
+  ///@{
+  Vector inverse_mass_diagonal, schur_diagonal;           ///< 1 / diag(M), diag(J M⁻¹ Jᵀ): sparse path only
+  ///@}
 };
 
 /// Projects q onto φ(q, t) = 0 by Gauss–Newton in the mass metric,

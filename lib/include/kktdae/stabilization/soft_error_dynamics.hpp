@@ -33,7 +33,7 @@ struct SoftErrorDynamics {
   /// What (timeconst, dampratio) ask for, s² + (2/τ) s + 1/(τζ)² = 0 (MuJoCo's reference at
   /// d = dmax): decay rate 1/τ for ζ ≤ 1, (1 − √(1 − ζ⁻²))/τ for ζ > 1; damping ratio ζ.
   double requested_decay_rate = 0.0;
-  double requested_damping_ratio = 0.0;
+  double requested_damping_ratio = 0.0;  ///< ζ, the dampratio asked for
   double requested_natural_frequency = 0.0;  ///< 1/(τζ) [rad/s]
   /// The forced steady error e_ss (size nc, units of φ): where R lets the constraint yield; for
   /// constant d it is (W K D)⁻¹ (I − W) a₀.

@@ -31,6 +31,7 @@ struct SoftConstraint {
 ///
 /// turns the constraint error e = φ into ë + 2α ė + β² e = 0 (docs/theory.md). None is α = β = 0.
 struct Stabilization {
+  /// The family of stabilization.
   enum class Kind {
     None,       ///< enforce φ̈ = 0 only; φ and φ̇ drift with the integration error
     Baumgarte,  ///< add 2α φ̇ + β² φ to the constraint row
@@ -38,7 +39,7 @@ struct Stabilization {
     /// R = (1 − d)/d · diag(J M⁻¹ Jᵀ) (docs/stabilization.md): the constraint yields.
     Soft,
   };
-  Kind kind = Kind::None;
+  Kind kind = Kind::None;  ///< which family; the parameters below that it uses
   double alpha = 0.0;  ///< damping rate α ≥ 0 [1/s]; the error's decay rate when under-damped
   double beta = 0.0;   ///< natural frequency β ≥ 0 [rad/s] of the error dynamics
   SoftConstraint soft;  ///< used when kind == Soft

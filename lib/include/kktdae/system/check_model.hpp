@@ -69,7 +69,7 @@ std::string_view toString(ModelProblem problem);
 
 /// One thing checkModel() found wrong.
 struct ModelFinding {
-  ModelProblem problem = ModelProblem::Unwritten;
+  ModelProblem problem = ModelProblem::Unwritten;  ///< what is wrong
   /// The model method at fault, as declared in ConstrainedSystem ("constraintJacobian", "bias"),
   /// the size accessor ("nq") for InvalidSize, "checkDerivatives" for an exception during the
   /// finite differences, and "constraintJacobianPattern (rows)" or "(cols)" for an output issue
@@ -82,16 +82,22 @@ struct ModelFinding {
   /// energy, an exception) and for sizes.
   /// WritesPastEnd gives the first offset written past the end as `row` (counted from the start
   /// of the output, so row ≥ the output's size).
+  ///@{
   int row = -1;
   int col = -1;
+  ///@}
   /// What the entry should be (a finite difference, the transposed entry, the other method's
   /// value; NaN when only "a written, finite value" is expected) and what the model gave.
+  ///@{
   double expected = 0.0;
   double got = 0.0;
+  ///@}
   /// Index into ModelCheckReport::states (−1 for findings independent of the state: sizes, the
   /// sparse pattern) and a copy of that state.
+  ///@{
   int state_index = -1;
   State state;
+  ///@}
   /// What `expected` is, in words, or the exception's text.
   std::string detail;
 

@@ -39,6 +39,9 @@ struct ModelTermsOutput {
   VectorRef phi_t;            ///< ∂φ/∂t, nc (constraintTimeDerivative())
 };
 
+/// A constrained mechanical model: its sizes and the terms M, h, S, φ, J, ∂φ/∂t and γ evaluated
+/// into caller-owned outputs, with optional energies, sparse Jacobians and structure hints (this
+/// file's description). Derive from it and override what the model has.
 class ConstrainedSystem {
  public:
   virtual ~ConstrainedSystem() = default;

@@ -8,10 +8,12 @@
 
 namespace kktdae {
 
+/// How checkDerivatives() differentiates: the central-difference step.
 struct DerivativeCheckOptions {
   /// Central-difference step, relative to max(1, |x|). The default ≈ ∛eps balances truncation
   /// (∝ step²) against rounding (∝ eps/step): about 1e-10 relative error on smooth models.
   double relative_step = 6e-6;
+  /// Throws std::invalid_argument unless relative_step is finite and > 0.
   void validate() const;
 };
 
@@ -49,6 +51,7 @@ struct DerivativeCheckReport {
 
   /// Worst of the errors divided by max(1, scale); +∞ when any error is NaN.
   double worstRelativeError() const;
+  /// The errors and where the worst of each is, in a few lines of text.
   std::string describe() const;
 };
 

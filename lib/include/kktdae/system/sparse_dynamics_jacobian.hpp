@@ -24,6 +24,9 @@
 
 namespace kktdae {
 
+/// The terms of the implicit integrators' Newton matrix for a model with a sparse J and a constant
+/// diagonal M, evaluated by colored differences (this file's description) and held as J's
+/// pattern, row Hessian blocks and a band of ∂h/∂(q, v).
 class SparseDynamicsJacobian {
  public:
   /// Throws std::invalid_argument (field "sparse_dynamics_jacobian") when unsupportedReason() is not empty.
@@ -37,22 +40,30 @@ class SparseDynamicsJacobian {
   /// Model exceptions propagate; non-finite output shows up in the values.
   void evaluate(double t, ConstVectorRef q, ConstVectorRef v, bool with_velocity);
 
+  ///@{
   /// J's pattern in the model's order (constraintJacobianPattern) and its values.
   int nonZeros() const { return nnz_; }
   const IndexVector& rows() const { return rows_; }
   const IndexVector& cols() const { return cols_; }
   const Vector& jacobianValues() const { return j0_; }
+  ///@}
   /// diag M (constant).
   const Vector& massDiagonal() const { return mass_; }
   /// ∂γᵢ/∂q_k and ∂γᵢ/∂v_k at J's entry p = (i, k) (∂γ/∂v only after evaluate(…, true)).
+  ///@{
   const Vector& gammaQ() const { return gamma_q_; }
   const Vector& gammaV() const { return gamma_v_; }
+  ///@}
   /// The entries of row i: rowEntry(i, a), a < rowSize(i), are indices into the pattern.
+  ///@{
   int rowSize(int i) const { return row_start_[static_cast<std::size_t>(i) + 1] - row_start_[static_cast<std::size_t>(i)]; }
   int rowEntry(int i, int a) const { return row_entries_[static_cast<std::size_t>(row_start_[static_cast<std::size_t>(i)] + a)]; }
+  ///@}
   /// Row i's Hessian block, row-major rowSize(i)²: Hᵢ(a, b) = hessianValues()[hessianStart(i) + a·size + b].
+  ///@{
   int hessianStart(int i) const { return hessian_start_[static_cast<std::size_t>(i)]; }
   const Vector& hessianValues() const { return hessian_; }
+  ///@}
   /// Colors of J's columns (difference directions per evaluate: J once and γ twice each).
   int colors() const { return colors_; }
   /// Half-width b of ∂h/∂(q, v)'s band; −1 when h does not depend on the state (no band).
@@ -61,8 +72,10 @@ class SparseDynamicsJacobian {
   /// for ∂h/∂q and once for ∂h/∂v.
   int biasColors() const { return bias_colors_; }
   /// ∂h_i/∂q_k and ∂h_i/∂v_k for |i − k| ≤ biasBandwidth() (0 ≤ i, k < nq), from the last evaluate().
+  ///@{
   double biasQ(int i, int k) const { return bias_q_[bandIndex(i, k)]; }
   double biasV(int i, int k) const { return bias_v_[bandIndex(i, k)]; }
+  ///@}
   /// Model calls made by evaluate() so far.
   long modelEvaluations() const { return model_evaluations_; }
 
