@@ -34,8 +34,22 @@ struct ContactWorkspace {
   /// Sizes everything from system.nq(), system.nc() and gaps.ng().
   ContactWorkspace(const ConstrainedSystem& system, const UnilateralConstraints& gaps);
 
+  ///@{
+  /// The matrices at the last (t, q, q̇), in the model's units: the mass matrix M [nq×nq], the
+  /// equalities' Jacobian J = ∂φ/∂q [nc×nq], the gaps' Jacobian J_N = ∂g/∂q [ng×nq], the inverse
+  /// mass A = M⁻¹ [nq×nq] (by Cholesky), S⁺ = (J A Jᵀ)⁺ [nc×nc], the constrained inverse mass
+  /// P = A − A Jᵀ S⁺ J A [nq×nq] and P J_Nᵀ [nq×ng]. A column k of P J_Nᵀ is the change of q̈ per
+  /// unit force of gap k (and of q̇ per unit impulse) with the equalities kept: delassus(), the
+  /// solves and the event loop all read it. Without equalities S⁺ is 0×0 and P = A.
   Matrix M, J, J_N, A, S_pinv, P, PJ_Nt;
+  ///@}
+  ///@{
+  /// The vectors at the last (t, q, q̇): the bias h [nq] (M q̈ + h = Jᵀλ + J_Nᵀλ_N), the
+  /// equalities φ, their bias γ = φ̈ − J q̈ and ∂φ/∂t [nc], the gaps g, ∂g/∂t and γ_N = g̈ − J_N q̈
+  /// [ng] (in gap units), and the KKT solution without gap forces: the accelerations q̈₀ [nq] and
+  /// the multipliers λ₀ [nc], the point every gap force is added to (q̈ = q̈₀ + P J_Nᵀ λ_N).
   Vector h, phi, gamma, phi_t, g, g_t, gamma_N, qdd0, lambda0;
+  ///@}
 };
 
 /// Evaluates M, h, J, γ, ∂φ/∂t, g, J_N, ∂g/∂t, γ_N, the contact-free accelerations q̈₀ (with
@@ -50,12 +64,14 @@ void evaluateContactTerms(const ConstrainedSystem& system, const UnilateralConst
 /// contradicts or repeats the bilateral ones).
 Matrix delassus(const UnilateralConstraints& gaps, const std::vector<int>& set, const ContactWorkspace& ws);
 
+/// What solveContactAccelerations() returns: the accelerations, both kinds of multiplier and the
+/// gaps' accelerations at one (t, q, q̇) with a given set of gaps closed.
 struct ContactAccelerations {
   Vector qdd;       ///< q̈ [nq]
   Vector lambda;    ///< the equalities' multipliers λ [nc]
   Vector lambda_N;  ///< the gaps' forces λ_N [ng], zero outside the set
   Vector g_ddot;    ///< g̈ [ng] of every gap
-  LcpResult lcp;    ///< the LCP (or, for a fixed set, its residual) on the set
+  LcpResult lcp;    ///< the LCP (or, for a fixed set, its residual) on the set; NotRun for an empty set
 };
 
 /// How the gaps of the set are treated.
@@ -71,12 +87,14 @@ ContactAccelerations solveContactAccelerations(const ConstrainedSystem& system, 
                                                const std::vector<int>& set, ContactLaw law, ContactWorkspace& ws,
                                                const LcpOptions& lcp = {});
 
+/// What solveImpact() returns: the velocities after the impact, the impulses that made them and
+/// the gaps' velocities on both sides.
 struct ImpactSolution {
   Vector v_plus;      ///< q̇⁺ [nq]
   Vector impulse;     ///< Λ [ng] (N·s for a point mass), zero outside the set
   Vector gdot_minus;  ///< ġ⁻ [ng] of every gap
   Vector gdot_plus;   ///< ġ⁺ [ng]
-  LcpResult lcp;
+  LcpResult lcp;      ///< the impact LCP on the set (its λ is Λ on the set); NotRun for an empty set
 };
 
 /// Newton's impact law on the gaps of `set` at (t, q) with the pre-impact velocity v_minus:

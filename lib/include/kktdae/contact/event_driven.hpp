@@ -31,6 +31,8 @@
 
 namespace kktdae::contact {
 
+/// The settings of one simulateContact() run: the step, the end, the tolerances of event location
+/// and contact, and the guards. validate() checks them before the run.
 struct ContactRunOptions {
   /// Only Integrator::Rk4 runs event-driven contact so far; any other is refused by name before
   /// the run.
@@ -53,6 +55,7 @@ struct ContactRunOptions {
   double zeno_horizon = 1e-6;
   /// Stop with a failure after this many impacts (a guard; ≥ 1).
   long max_impacts = 100000;
+  /// The settings of every LCP the run solves (impacts, and which closed gaps stay in contact).
   LcpOptions lcp;
   /// Polled before every step: once true, the run ends as Interrupted and keeps what it observed.
   const std::atomic<bool>* interrupt = nullptr;
@@ -80,31 +83,38 @@ struct ImpactRecord {
 
 /// A change of the contact set other than an impact.
 struct ContactTransition {
-  double t = 0.0;
-  int contact = -1;
-  std::string name;
+  double t = 0.0;    ///< time of the change [s]
+  int contact = -1;  ///< the gap's index
+  std::string name;  ///< its name
   std::string kind;  ///< "persistent" (a gap enters persistent contact) or "lift_off"
 };
 
+/// What simulateContact() reports of a run: how it ended, what it counted, every impact and
+/// contact change, and the accuracy it kept.
 struct ContactSummary {
-  RunStatus status = RunStatus::NotRun;
+  RunStatus status = RunStatus::NotRun;  ///< how the run ended (Success once it reached end_time)
   std::string message;                   ///< what happened, where and when
   long steps = 0;                        ///< accepted steps (event steps included)
   long acceleration_solves = 0;          ///< contact-acceleration solves (RK4 stages, event trials)
   long lcp_solves = 0;                   ///< impact and acceleration LCPs
   long root_searches = 0;                ///< located events
   long root_trials = 0;                  ///< trial steps of the root searches
+  /// Every impact in time order, one record per gap that took an impulse (several at one t when
+  /// gaps close together); the run fails once it holds more than max_impacts.
   std::vector<ImpactRecord> impacts;
+  /// Every gap entering persistent contact and every lift-off, in time order.
   std::vector<ContactTransition> transitions;
   std::optional<double> zeno_time;       ///< the extrapolated accumulation time t∞ [s], when detected
   int zeno_contact = -1;                 ///< its gap
   double max_complementarity_residual = 0.0;  ///< over every LCP solved
   double max_phi_inf = 0.0;              ///< max ‖φ‖∞ over the observed states
   double t_final = 0.0;                  ///< time of the last state reached
-  double wall_seconds = 0.0;
+  double wall_seconds = 0.0;             ///< wall-clock time of the run [s] (after the checks before it)
 
+  /// True when the run reached end_time (status Success).
   bool ok() const { return status == RunStatus::Success; }
-  /// "success: 10 s, 10012 steps, 158 impacts, zeno_time 8.578949179 s (floor), residual 0".
+  /// "success: t = 10 s, 10012 steps, 158 impacts, zeno_time 8.578949179 s (gap 0), max
+  /// complementarity residual 0", then "; " and the message when there is one.
   std::string briefReport() const;
 };
 

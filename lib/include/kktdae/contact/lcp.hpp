@@ -16,6 +16,8 @@
 
 namespace kktdae::contact {
 
+/// The settings of solveLcp(): the pivot budget, the tolerance and whether to return the
+/// minimum-norm λ.
 struct LcpOptions {
   /// Pivots allowed before giving up, per unknown (Lemke needs at most a few per unknown on
   /// the problems here; the bound only stops a runaway).
@@ -29,8 +31,9 @@ struct LcpOptions {
   void validate() const;
 };
 
+/// How solveLcp() ended.
 enum class LcpStatus {
-  NotRun,
+  NotRun,       ///< no LCP was solved (the default; a contact solve on an empty set of gaps keeps it)
   Solved,       ///< λ ≥ 0 ⊥ w ≥ 0 within the residual reported
   RayTermination,  ///< Lemke found no solution (cannot happen for a positive semidefinite W with a feasible b)
   PivotLimit,   ///< max_pivots_per_unknown · n pivots without an answer
@@ -39,13 +42,15 @@ enum class LcpStatus {
 /// "solved", "ray_termination", "pivot_limit", "not_run".
 std::string toString(LcpStatus status);
 
+/// What solveLcp() returns: λ, w, the complementarity residual and how the solve went.
 struct LcpResult {
-  LcpStatus status = LcpStatus::NotRun;
+  LcpStatus status = LcpStatus::NotRun;  ///< Solved, or why not
   Vector lambda;       ///< λ [n]
   Vector w;            ///< W λ + b [n]
   double residual = 0.0;  ///< ‖min(λ, W λ + b)‖∞, the complementarity residual
-  int pivots = 0;
+  int pivots = 0;      ///< Lemke pivots made (0 when b ≥ 0 and λ = 0 solves the problem at once)
   bool minimum_norm = false;  ///< λ is the minimum-norm solution (always true when it is unique)
+  /// True when λ solves the problem (status Solved).
   bool ok() const { return status == LcpStatus::Solved; }
 };
 

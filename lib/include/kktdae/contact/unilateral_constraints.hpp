@@ -21,6 +21,9 @@
 
 namespace kktdae::contact {
 
+/// The interface of a model's gaps g(q, t) ≥ 0 (their count, names, restitutions and derivatives),
+/// read by the contact solves and simulateContact() beside the ConstrainedSystem; JointLimits and
+/// RelativeAngleLimit implement it.
 class UnilateralConstraints {
  public:
   virtual ~UnilateralConstraints() = default;
@@ -69,7 +72,7 @@ struct JointLimit {
   std::string name;        ///< reported as given; must be non-empty
   std::vector<int> index;  ///< the coordinates c involves
   std::vector<double> coefficient;  ///< their coefficients (the same length as index)
-  double bound = 0.0;
+  double bound = 0.0;      ///< the value c·q may not pass (in the units of c·q)
   bool upper = false;      ///< false: c·q ≥ bound; true: c·q ≤ bound
   double restitution = 0.0;  ///< e ∈ [0, 1]
 
@@ -94,6 +97,7 @@ class JointLimits final : public UnilateralConstraints {
   void gapJacobian(ConstVectorRef q, double t, MatrixRef J_N) const override;
   void gapBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma_N) const override;
 
+  /// The limits as given, gap k being limits()[k].
   const std::vector<JointLimit>& limits() const { return limits_; }
 
  private:

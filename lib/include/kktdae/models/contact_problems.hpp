@@ -26,11 +26,12 @@ namespace kktdae::contact {
 /// A model, its gaps and its start, ready for simulateContact().
 struct ContactProblem {
   std::string name;  ///< "ball", "impact_pendulum", "limited_chain"
-  std::shared_ptr<const ConstrainedSystem> system;
-  std::shared_ptr<const UnilateralConstraints> gaps;
-  State initial;
+  std::shared_ptr<const ConstrainedSystem> system;    ///< the model: its equalities, masses and forces
+  std::shared_ptr<const UnilateralConstraints> gaps;  ///< its gaps, handed to simulateContact() beside it
+  State initial;                                      ///< the start (t = 0, at rest, no gap penetrated)
 };
 
+/// The parameters of bouncingBall(); the defaults give the reference times of the file comment.
 struct BouncingBallParams {
   double mass = 1.0;         ///< m > 0 [kg]
   double gravity = 9.81;     ///< g > 0 [m/s²], along −y
@@ -38,6 +39,7 @@ struct BouncingBallParams {
   double restitution = 0.9;  ///< e ∈ [0, 1]
 };
 
+/// The parameters of impactPendulum(); the defaults give the reference times of the file comment.
 struct ImpactPendulumParams {
   double mass = 1.0;         ///< m > 0 [kg]
   double length = 1.0;       ///< L > 0 [m]
@@ -45,6 +47,7 @@ struct ImpactPendulumParams {
   double restitution = 0.5;  ///< e ∈ [0, 1] of the wall
 };
 
+/// The parameters of limitedChain(): two equal links, the second joint limited both ways.
 struct LimitedChainParams {
   double mass = 1.0;         ///< each particle [kg] > 0
   double length = 1.0;       ///< each link [m] > 0
@@ -53,9 +56,18 @@ struct LimitedChainParams {
   double restitution = 0.5;  ///< e ∈ [0, 1] of both limits
 };
 
-/// Throw std::invalid_argument naming the bad parameter and its value.
+/// "ball": a point mass on a vertical line (q = (y), nq = 1, no equalities) above the gap
+/// "floor", y ≥ 0, released at rest from params.height at t = 0. Throws std::invalid_argument
+/// naming the bad parameter and its value.
 ContactProblem bouncingBall(const BouncingBallParams& params = {});
+/// "impact_pendulum": a one-link PendulumChain (q = (x, y, z) of its particle [m]) released at
+/// rest along +x from the pivot at the origin, with the gap "wall", x ≥ 0 (a JointLimits lower
+/// bound), which it reaches at the bottom of its first swing. Throws std::invalid_argument naming
+/// the bad parameter and its value.
 ContactProblem impactPendulum(const ImpactPendulumParams& params = {});
+/// "limited_chain": a two-link PendulumChain released at rest along +x, with the second joint's
+/// relative angle held to |θ| ≤ params.limit by a RelativeAngleLimit (gaps "joint2_upper" and
+/// "joint2_lower"). Throws std::invalid_argument naming the bad parameter and its value.
 ContactProblem limitedChain(const LimitedChainParams& params = {});
 
 /// The problem of that name ("ball", "impact_pendulum", "limited_chain") with its defaults;
