@@ -46,7 +46,7 @@ MechanismPoints<double> jointPoints(const SliderCrankParams& params, ConstVector
 }
 
 /// Baseline run: 2 s on RK4, observed on a 0.01 s grid, no stabilization.
-SimulationOptions rk4(double dt, KktForm form) {
+SimulationOptions sliderCrankRk4(double dt, KktForm form) {
   SimulationOptions options;
   options.integrator = Integrator::Rk4;
   options.dt = dt;
@@ -221,7 +221,7 @@ TEST_CASE("slider_crank: joint model matches its particle twin (RK4, Schur and b
       double deviation[2];
       const double steps[2] = {2e-3, 1e-3};
       for (int k = 0; k < 2; ++k) {
-        SimulationOptions options = rk4(steps[k], form);
+        SimulationOptions options = sliderCrankRk4(steps[k], form);
         const MechanismTrace particles = recordRun(twin, twin_start, options, twinPoints);
         options.controller = constantInput(force);
         const MechanismTrace joint = recordRun(model, start, options, joint_points);
@@ -279,7 +279,7 @@ TEST_CASE("slider_crank: energy is conserved without input and a constant slider
     double error[2];
     const double steps[2] = {2e-3, 1e-3};
     for (int k = 0; k < 2; ++k) {
-      SimulationOptions options = rk4(steps[k], KktForm::Schur);
+      SimulationOptions options = sliderCrankRk4(steps[k], KktForm::Schur);
       options.controller = constantInput(force);
       const MechanismTrace run = recordRun(model, start, options, joint_points);
       error[k] = testing::maxEnergyBalanceError(run, [&](std::size_t i) { return force * (run.q[i][2] - run.q[0][2]); });
