@@ -66,3 +66,5 @@
 #include "kktdae/models/andrews_squeezer.hpp"
 #include "kktdae/models/car_axis.hpp"
 #include "kktdae/models/heavy_top.hpp"
+#include "kktdae/sensitivity/parametric_system.hpp"
+#include "kktdae/models/spring_slider_crank.hpp"
