@@ -68,3 +68,4 @@
 #include "kktdae/models/heavy_top.hpp"
 #include "kktdae/sensitivity/parametric_system.hpp"
 #include "kktdae/models/spring_slider_crank.hpp"
+#include "kktdae/sensitivity/sensitivity.hpp"
