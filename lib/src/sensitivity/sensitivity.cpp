@@ -408,14 +408,12 @@ bool runIdas(const ParametricSystem& system, const State& start, ConstVectorRef 
       }
       sd::checkIda(IDASetSensParams(memory.get(), nullptr, scale.data(), nullptr), "IDASetSensParams");
       sd::checkIda(IDASensEEtolerances(memory.get()), "IDASensEEtolerances");
-      sd::checkIda(IDASetSensErrCon(memory.get(), sensitivity.error_control ? SUNTRUE : SUNFALSE),
-                   "IDASetSensErrCon");
+      sd::checkIda(IDASetSensErrCon(memory.get(), SUNTRUE), "IDASetSensErrCon");
       if (with_quadrature) {
         yQS = std::make_unique<VectorArray>(np, yQ.get());
         sd::checkIda(IDAQuadSensInit(memory.get(), &quadratureSensitivity, yQS->vectors), "IDAQuadSensInit");
         sd::checkIda(IDAQuadSensEEtolerances(memory.get()), "IDAQuadSensEEtolerances");
-        sd::checkIda(IDASetQuadSensErrCon(memory.get(), sensitivity.error_control ? SUNTRUE : SUNFALSE),
-                     "IDASetQuadSensErrCon");
+        sd::checkIda(IDASetQuadSensErrCon(memory.get(), SUNTRUE), "IDASetQuadSensErrCon");
       }
     }
   } catch (const sd::SetupError& error) {

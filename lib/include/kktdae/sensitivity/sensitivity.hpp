@@ -9,6 +9,12 @@
 /// residual F_y s + F_ẏ ṡ + F_p from the model's exact tangent and its hand-written ∂/∂p,
 /// ParametricSystem), or by central differences of 2·np plain runs (the check, and the
 /// baseline). docs/sensitivities.md says what each costs.
+///
+/// The sensitivities (and dG/dp) always join the local error test, with the state's tolerances
+/// divided by each |pᵢ| (1 for pᵢ = 0). Leaving them out is not offered: with IDAS's staggered
+/// corrector their Newton iteration is then left unconverged (slider-crank, rtol 1e-10: dG/dk
+/// off by 15 % on ida_index1 and by a factor 5e3 on ida_ggl), and the simultaneous one failed
+/// to converge on ida_index1.
 
 #include <functional>
 #include <string>
@@ -52,10 +58,6 @@ struct SensitivityOptions {
   SensitivityMethod method = SensitivityMethod::Forward;
   /// G = ∫ g dt over the run, with dG/dp. Empty functions: no quadrature.
   Integrand integrand;
-  /// The sensitivities join the local error test (IDASetSensErrCon), with the state's
-  /// tolerances scaled by each parameter's size (|pᵢ|, or 1 for pᵢ = 0). Off, they ride on the
-  /// state's steps: cheaper, but their accuracy is then not controlled.
-  bool error_control = true;
   /// The absolute tolerance [their units] of λ (and GGL's μ) in the Newton convergence test of
   /// every run here (they stay out of the error test). 0, the default, uses max(adaptive.atol,
   /// 1e-11). Plain ida_ggl runs weigh them with adaptive.ggl_multiplier_atol (1 by default)
