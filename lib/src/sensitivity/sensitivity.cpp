@@ -71,9 +71,9 @@ std::string SensitivitySummary::briefReport() const {
 
 double SensitivityResult::costDerivative(const std::string& parameter) const {
   std::string known;
-  for (std::size_t i = 0; i < parameter_names.size(); ++i) {
-    if (parameter_names[i] == parameter) return cost_gradient[static_cast<Eigen::Index>(i)];
-    known += (i == 0 ? "" : ", ") + parameter_names[i];
+  for (std::size_t i = 0; i < column_names.size(); ++i) {
+    if (column_names[i] == parameter) return cost_gradient[static_cast<Eigen::Index>(i)];
+    known += (i == 0 ? "" : ", ") + column_names[i];
   }
   throw std::invalid_argument("no parameter '" + parameter + "' (the parameters: " + known + ")");
 }
@@ -109,7 +109,7 @@ namespace sd = sundials;
 struct SensitivityProblem {
   const ParametricSystem* system = nullptr;
   const Integrand* integrand = nullptr;  ///< null: no quadrature
-  int nq = 0, nc = 0, np = 0;
+  int nq = 0, nc = 0, np = 0;  ///< np parameters; the sensitivity columns past np are initial-state directions
   bool ggl = false;
   double alpha = 0.0, beta = 0.0;  ///< Baumgarte gains of the index-1 constraint row
   Vector p;
@@ -213,7 +213,8 @@ int sensitivityResidual(int ns, sunrealtype t, N_Vector yy, N_Vector yp, N_Vecto
       p.system->termsTangent(q, v, t, s_q, s_v, tangent);
       r.head(nq) = s_dot.head(nq) - s_v;
       r.segment(nq, nq).noalias() = p.dM * v_dot + p.M * s_dot.segment(nq, nq) + p.dh -
-                                    p.dJ.transpose() * lambda - p.J.transpose() * s_lambda + p.D.col(i);
+                                    p.dJ.transpose() * lambda - p.J.transpose() * s_lambda;
+      if (i < p.np) r.segment(nq, nq) += p.D.col(i);
       if (p.ggl) {
         const auto mu = y.segment(2 * nq + nc, nc);
         r.head(nq).noalias() += p.dJ.transpose() * mu + p.J.transpose() * s.segment(2 * nq + nc, nc);
@@ -252,7 +253,7 @@ int quadratureSensitivity(int ns, sunrealtype t, N_Vector yy, N_Vector, N_Vector
     for (int i = 0; i < ns; ++i) {
       const auto s = sd::view(yS[i]);
       N_VGetArrayPointer(rQS[i])[0] = p.g_q.dot(s.head(nq)) + p.g_v.dot(s.segment(nq, nq)) +
-                                      p.g_lambda.dot(s.segment(2 * nq, nc)) + p.g_p[i];
+                                      p.g_lambda.dot(s.segment(2 * nq, nc)) + (i < p.np ? p.g_p[i] : 0.0);
     }
     return 0;
   });
@@ -296,8 +297,9 @@ struct RunOutput {
 /// message set) when the run failed.
 bool runIdas(const ParametricSystem& system, const State& start, ConstVectorRef qdd, ConstVectorRef lambda,
              const SimulationOptions& options, const SensitivityOptions& sensitivity, bool with_sensitivities,
-             RunOutput& output, SensitivitySummary& summary) {
+             const Matrix& initial_directions, RunOutput& output, SensitivitySummary& summary) {
   const int nq = system.nq(), nc = system.nc(), np = system.np();
+  const int ns = np + static_cast<int>(initial_directions.cols());  // sensitivity columns
   const bool ggl = options.integrator == Integrator::IdaGgl;
   const int n = 2 * nq + (ggl ? 2 : 1) * nc, ny = 2 * nq + nc;
   const AdaptiveOptions& adaptive = options.adaptive;
@@ -378,39 +380,53 @@ bool runIdas(const ParametricSystem& system, const State& start, ConstVectorRef 
       sd::checkIda(IDASetQuadErrCon(memory.get(), SUNTRUE), "IDASetQuadErrCon");
     }
     if (with_sensitivities) {
-      yS = std::make_unique<VectorArray>(np, yy.get());
-      ypS = std::make_unique<VectorArray>(np, yy.get());
-      // Consistent initial sensitivities: the start does not depend on p, so s_q = s_v = 0 (and
-      // s_μ = 0, ṡ_q = 0); ṡ_v and s_λ solve the KKT system differentiated along pᵢ,
-      //     [M −Jᵀ; J 0] [ṡ_v; s_λ] = [−∂r/∂pᵢ; 0].
+      yS = std::make_unique<VectorArray>(ns, yy.get());
+      ypS = std::make_unique<VectorArray>(ns, yy.get());
+      // Consistent initial sensitivities. Column j starts at (s_q, s_v) = 0 for a parameter (the
+      // start does not depend on p) or at a projected initial direction; s_μ = 0, ṡ_q = s_v, and
+      // ṡ_v, s_λ solve the KKT system differentiated along the column,
+      //     [M −Jᵀ; J 0] [ṡ_v; s_λ] = −[δM q̈ + δh − δJᵀλ + ∂r/∂pⱼ;  δJ q̈ + δγ + 2α δφ̇ + β² J s_q],
+      // the tangent δ· taken along (s_q, s_v), δφ̇ = δJ q̇ + J s_v + δ(∂φ/∂t).
       if (!problem.evaluate(t0, start.q, start.v)) throw sd::SetupError(problem.failure);
       system.dynamicsParameterJacobian(start.q, start.v, qdd, t0, problem.D);
       Matrix kkt = Matrix::Zero(nq + nc, nq + nc);
       kkt.topLeftCorner(nq, nq) = problem.M;
       kkt.topRightCorner(nq, nc) = -problem.J.transpose();
       kkt.bottomLeftCorner(nc, nq) = problem.J;
-      Matrix rhs = Matrix::Zero(nq + nc, np);
-      rhs.topRows(nq) = -problem.D;
+      Matrix rhs = Matrix::Zero(nq + nc, ns);
+      rhs.topLeftCorner(nq, np) = -problem.D;
+      for (int j = np; j < ns; ++j) {
+        const Vector s_q = initial_directions.col(j - np).head(nq), s_v = initial_directions.col(j - np).tail(nq);
+        ModelTermsTangent tangent{problem.dM, problem.dh, problem.dJ, problem.dgamma, problem.dphi_t};
+        system.termsTangent(start.q, start.v, t0, s_q, s_v, tangent);
+        rhs.col(j).head(nq) = -(problem.dM * qdd + problem.dh - problem.dJ.transpose() * lambda);
+        rhs.col(j).tail(nc) =
+            -(problem.dJ * qdd + problem.dgamma +
+              2.0 * problem.alpha * (problem.dJ * start.v + problem.J * s_v + problem.dphi_t) +
+              problem.beta * problem.beta * (problem.J * s_q));
+        sd::view(yS->vectors[j]).head(2 * nq) = initial_directions.col(j - np);
+        sd::view(ypS->vectors[j]).head(nq) = s_v;
+      }
       const Matrix solution = kkt.fullPivLu().solve(rhs);
       if (!solution.allFinite()) throw sd::SetupError("the initial sensitivities' KKT system is singular");
-      for (int i = 0; i < np; ++i) {
+      for (int i = 0; i < ns; ++i) {
         sd::view(ypS->vectors[i]).segment(nq, nq) = solution.col(i).head(nq);
         sd::view(yS->vectors[i]).segment(2 * nq, nc) = solution.col(i).tail(nc);
       }
       // Staggered: the (linear) sensitivity systems are corrected after the state has converged,
       // with its Newton matrix. The simultaneous corrector failed to converge on ida_index1 at
       // every tolerance tried (IDA_CONV_FAIL near t = 1.2 s on the slider-crank, rtol 1e-8…1e-11).
-      sd::checkIda(IDASensInit(memory.get(), np, IDA_STAGGERED, &sensitivityResidual, yS->vectors, ypS->vectors),
+      sd::checkIda(IDASensInit(memory.get(), ns, IDA_STAGGERED, &sensitivityResidual, yS->vectors, ypS->vectors),
                    "IDASensInit");
-      Vector scale = problem.p.cwiseAbs();
+      Vector scale = Vector::Ones(ns);  // an initial direction is as large as the user made it
       for (int i = 0; i < np; ++i) {
-        if (scale[i] == 0.0) scale[i] = 1.0;
+        if (problem.p[i] != 0.0) scale[i] = std::abs(problem.p[i]);
       }
       sd::checkIda(IDASetSensParams(memory.get(), nullptr, scale.data(), nullptr), "IDASetSensParams");
       sd::checkIda(IDASensEEtolerances(memory.get()), "IDASensEEtolerances");
       sd::checkIda(IDASetSensErrCon(memory.get(), SUNTRUE), "IDASetSensErrCon");
       if (with_quadrature) {
-        yQS = std::make_unique<VectorArray>(np, yQ.get());
+        yQS = std::make_unique<VectorArray>(ns, yQ.get());
         sd::checkIda(IDAQuadSensInit(memory.get(), &quadratureSensitivity, yQS->vectors), "IDAQuadSensInit");
         sd::checkIda(IDAQuadSensEEtolerances(memory.get()), "IDAQuadSensEEtolerances");
         sd::checkIda(IDASetQuadSensErrCon(memory.get(), SUNTRUE), "IDASetQuadSensErrCon");
@@ -427,8 +443,8 @@ bool runIdas(const ParametricSystem& system, const State& start, ConstVectorRef 
     output.times.push_back(t);
     output.states.push_back(sd::view(yy.get()).head(ny));
     if (with_sensitivities) {
-      Matrix s(ny, np);
-      for (int i = 0; i < np; ++i) s.col(i) = sd::view(yS->vectors[i]).head(ny);
+      Matrix s(ny, ns);
+      for (int i = 0; i < ns; ++i) s.col(i) = sd::view(yS->vectors[i]).head(ny);
       output.sensitivities.push_back(s);
     }
   };
@@ -477,8 +493,8 @@ bool runIdas(const ParametricSystem& system, const State& start, ConstVectorRef 
         summary.message = "IDAGetQuadSens failed at t = " + formatDouble(t_end) + " s";
         return false;
       }
-      output.cost_gradient.resize(np);
-      for (int i = 0; i < np; ++i) output.cost_gradient[i] = N_VGetArrayPointer(yQS->vectors[i])[0];
+      output.cost_gradient.resize(ns);
+      for (int i = 0; i < ns; ++i) output.cost_gradient[i] = N_VGetArrayPointer(yQS->vectors[i])[0];
     }
   }
   collect(memory.get());
@@ -535,11 +551,11 @@ void requireSupported(const ParametricSystem& system, const SimulationOptions& o
 /// Projects the start if asked and solves the KKT system there for q̈ and λ (the consistent start
 /// IDAS needs). Returns false with the summary's status and message set when it fails.
 bool consistentStart(const ParametricSystem& system, const SimulationOptions& options, State& start, Vector& qdd,
-                     Vector& lambda, SensitivitySummary& summary) {
+                     Vector& lambda, SensitivitySummary& summary, bool force_projection = false) {
   Summary notes;
   std::string failure;
   const bool ggl = options.integrator == Integrator::IdaGgl;
-  if (!projectInitialState(system, start, options, notes, failure, ggl)) {
+  if (!projectInitialState(system, start, options, notes, failure, ggl || force_projection)) {
     summary.status = RunStatus::InitFailure;
     summary.message = "the initial state: " + failure;
     return false;
@@ -556,6 +572,43 @@ bool consistentStart(const ParametricSystem& system, const SimulationOptions& op
   return true;
 }
 
+/// The initial-state directions checked and projected onto the tangent spaces at the
+/// consistent `start` (InitialStateDirection says how): (δq₀; δq̇₀) per column.
+Matrix projectInitialDirections(const ParametricSystem& system, const State& start,
+                                const std::vector<InitialStateDirection>& directions,
+                                const std::vector<std::string>& parameter_names) {
+  const int nq = system.nq(), nc = system.nc();
+  Matrix projected(2 * nq, static_cast<Eigen::Index>(directions.size()));
+  if (directions.empty()) return projected;
+  SensitivityProblem terms(system);
+  if (!terms.evaluate(start.t, start.q, start.v)) throw std::invalid_argument(terms.failure);
+  const Matrix M_inverse = terms.M.inverse();
+  const Matrix M_inverse_Jt = M_inverse * terms.J.transpose();
+  const Eigen::FullPivLU<Matrix> schur(terms.J * M_inverse_Jt);
+  std::vector<std::string> names = parameter_names;
+  for (std::size_t k = 0; k < directions.size(); ++k) {
+    const InitialStateDirection& d = directions[k];
+    const std::string field = "initial_state[" + std::to_string(k) + "]";
+    if (d.name.empty()) throw std::invalid_argument(field + ".name is empty");
+    for (const std::string& name : names) {
+      if (name == d.name) throw std::invalid_argument(field + ".name '" + d.name + "' repeats another column's");
+    }
+    names.push_back(d.name);
+    requireSize((field + ".dq").c_str(), d.dq.size(), nq);
+    requireSize((field + ".dv").c_str(), d.dv.size(), nq);
+    if (!d.dq.allFinite() || !d.dv.allFinite()) throw std::invalid_argument(field + " ('" + d.name + "') is not finite");
+    const Vector dq = d.dq - M_inverse_Jt * schur.solve(terms.J * d.dq);
+    ModelTermsTangent tangent{terms.dM, terms.dh, terms.dJ, terms.dgamma, terms.dphi_t};
+    system.termsTangent(start.q, start.v, start.t, dq, Vector::Zero(nq), tangent);
+    const Vector dv = d.dv - M_inverse_Jt * schur.solve(terms.J * d.dv + terms.dJ * start.v + terms.dphi_t);
+    projected.col(static_cast<Eigen::Index>(k)) << dq, dv;
+  }
+  if (nc > 0 && !projected.allFinite()) {
+    throw std::invalid_argument("the initial-state directions cannot be projected: J M^-1 J^T is singular at the start");
+  }
+  return projected;
+}
+
 }  // namespace
 }  // namespace detail::forward_sensitivity
 
@@ -570,6 +623,8 @@ SensitivityResult computeSensitivities(const ParametricSystem& system, const Sta
   summary.method = sensitivity.method;
   summary.integrator = options.integrator;
   result.parameter_names = system.parameterNames();
+  result.column_names = result.parameter_names;
+  for (const InitialStateDirection& d : sensitivity.initial_state) result.column_names.push_back(d.name);
   result.parameters = system.parameterValues();
   result.nq = system.nq();
   result.nc = system.nc();
@@ -582,10 +637,16 @@ SensitivityResult computeSensitivities(const ParametricSystem& system, const Sta
   State start = initial;
   Vector qdd, lambda;
   if (!fs::consistentStart(system, options, start, qdd, lambda, summary)) return finish();
+  result.initial_directions =
+      fs::projectInitialDirections(system, start, sensitivity.initial_state, result.parameter_names);
+  const int ns = static_cast<int>(result.column_names.size());
 
   if (sensitivity.method == SensitivityMethod::Forward) {
     fs::RunOutput output;
-    if (!fs::runIdas(system, start, qdd, lambda, options, sensitivity, true, output, summary)) return finish();
+    if (!fs::runIdas(system, start, qdd, lambda, options, sensitivity, true, result.initial_directions, output,
+                     summary)) {
+      return finish();
+    }
     result.times = std::move(output.times);
     result.states = std::move(output.states);
     result.sensitivities = std::move(output.sensitivities);
@@ -595,29 +656,42 @@ SensitivityResult computeSensitivities(const ParametricSystem& system, const Sta
     return finish();
   }
 
-  // Central differences: the run at p, then at p ± δᵢ eᵢ for each parameter.
+  // Central differences: the run at p, then at p ± δᵢ eᵢ for each parameter and from the start
+  // moved by ±δ along each projected initial direction (and projected back onto the manifolds).
+  const Matrix no_directions;
   fs::RunOutput base;
-  if (!fs::runIdas(system, start, qdd, lambda, options, sensitivity, false, base, summary)) return finish();
+  if (!fs::runIdas(system, start, qdd, lambda, options, sensitivity, false, no_directions, base, summary)) {
+    return finish();
+  }
   result.times = base.times;
   result.states = base.states;
   result.cost = base.cost;
-  result.cost_gradient = Vector::Zero(np);
-  result.sensitivities.assign(base.states.size(), Matrix::Zero(2 * result.nq + result.nc, np));
+  result.cost_gradient = Vector::Zero(ns);
+  result.sensitivities.assign(base.states.size(), Matrix::Zero(2 * result.nq + result.nc, ns));
   const double relative_step =
       sensitivity.difference_step > 0.0 ? sensitivity.difference_step : std::cbrt(options.adaptive.rtol);
-  for (int i = 0; i < np; ++i) {
-    const double delta = relative_step * std::max(1.0, std::abs(result.parameters[i]));
+  for (int i = 0; i < ns; ++i) {
+    const bool parameter = i < np;
+    const double delta = relative_step * (parameter ? std::max(1.0, std::abs(result.parameters[i])) : 1.0);
     fs::RunOutput sides[2];
     for (int side = 0; side < 2; ++side) {
-      Vector p = result.parameters;
-      p[i] += side == 0 ? delta : -delta;
-      const std::unique_ptr<ParametricSystem> shifted = system.withParameterValues(p);
+      const double signed_delta = side == 0 ? delta : -delta;
+      std::unique_ptr<ParametricSystem> shifted;
       State shifted_start = start;
+      if (parameter) {
+        Vector p = result.parameters;
+        p[i] += signed_delta;
+        shifted = system.withParameterValues(p);
+      } else {
+        shifted_start.q += signed_delta * result.initial_directions.col(i - np).head(result.nq);
+        shifted_start.v += signed_delta * result.initial_directions.col(i - np).tail(result.nq);
+      }
+      const ParametricSystem& model = parameter ? *shifted : system;
       Vector shifted_qdd, shifted_lambda;
-      if (!fs::consistentStart(*shifted, options, shifted_start, shifted_qdd, shifted_lambda, summary) ||
-          !fs::runIdas(*shifted, shifted_start, shifted_qdd, shifted_lambda, options, sensitivity, false,
-                           sides[side], summary)) {
-        summary.message = result.parameter_names[i] + (side == 0 ? " + " : " - ") + formatDouble(delta) + ": " +
+      if (!fs::consistentStart(model, options, shifted_start, shifted_qdd, shifted_lambda, summary, !parameter) ||
+          !fs::runIdas(model, shifted_start, shifted_qdd, shifted_lambda, options, sensitivity, false, no_directions,
+                       sides[side], summary)) {
+        summary.message = result.column_names[i] + (side == 0 ? " + " : " - ") + formatDouble(delta) + ": " +
                           summary.message;
         return finish();
       }

@@ -52,6 +52,18 @@ struct Integrand {
 /// model whose M may vary.
 Integrand kineticEnergyIntegrand(const ConstrainedSystem& system);
 
+/// A direction (δq₀, δq̇₀) of the initial state to differentiate along. The column of s it gives
+/// starts at its projection onto the tangent spaces of both constraint manifolds at the start,
+/// in the mass metric as projectToManifold() projects,
+///     δq₀ ← δq₀ − M⁻¹Jᵀ(J M⁻¹Jᵀ)⁻¹ J δq₀,   δq̇₀ ← δq̇₀ − M⁻¹Jᵀ(J M⁻¹Jᵀ)⁻¹ (J δq̇₀ + δJ q̇₀ + δ(∂φ/∂t)),
+/// so that the perturbed start stays consistent to first order (a perturbation off the manifold
+/// has no consistent motion to differentiate).
+struct InitialStateDirection {
+  std::string name;  ///< the column's name, e.g. "crank_angle0"; non-empty, distinct from every other
+  Vector dq;         ///< δq₀, nq
+  Vector dv;         ///< δq̇₀, nq
+};
+
 /// What to compute besides SimulationOptions' run (integrator ida_index1 or ida_ggl; rtol, atol,
 /// max_steps from its AdaptiveOptions; outputs on its dt grid up to its end).
 struct SensitivityOptions {
@@ -70,10 +82,14 @@ struct SensitivityOptions {
   /// Central differences only: the step δᵢ = difference_step · max(|pᵢ|, 1). 0 (the default)
   /// chooses ∛rtol, which balances the O(δ²) truncation against the runs' O(rtol/δ) noise.
   double difference_step = 0.0;
+  /// Directions of the initial state to differentiate along, besides the parameters: their
+  /// columns follow the np parameters' in s and dG/dp (SensitivityResult::column_names).
+  std::vector<InitialStateDirection> initial_state;
   /// Records y and s at every output of the grid (off: the final state only).
   bool record_trajectory = false;
   /// Throws std::invalid_argument naming the field unless difference_step is finite and in [0, 0.1]
-  /// and multiplier_atol is finite and ≥ 0.
+  /// and multiplier_atol is finite and ≥ 0 (the initial-state directions are checked against the
+  /// model by computeSensitivities()).
   void validate() const;
 };
 
@@ -100,21 +116,29 @@ struct SensitivitySummary {
 /// The sensitivities at the outputs, and G with dG/dp.
 struct SensitivityResult {
   SensitivitySummary summary;
-  std::vector<std::string> parameter_names;
+  std::vector<std::string> parameter_names;  ///< the np parameters' names
+  /// The columns of s and dG/dp: the parameters' names, then the initial-state directions'.
+  std::vector<std::string> column_names;
   Vector parameters;                 ///< p, np
+  /// The initial-state directions as projected (SensitivityOptions::initial_state): (δq₀; δq̇₀),
+  /// 2nq × (number of directions).
+  Matrix initial_directions;
   int nq = 0, nc = 0;                ///< y = (q, v, λ): q = y[0, nq), v = y[nq, 2nq), λ = y[2nq, 2nq + nc)
   std::vector<double> times;         ///< the recorded outputs (the last is the end of the run)
   std::vector<Vector> states;        ///< y at each recorded time, n_y each
-  std::vector<Matrix> sensitivities; ///< s = ∂y/∂p at each recorded time, n_y × np each
+  std::vector<Matrix> sensitivities; ///< s at each recorded time, n_y × column_names.size() each
   double cost = 0.0;                 ///< G (when an integrand was given)
-  Vector cost_gradient;              ///< dG/dp, np (when an integrand was given)
-  /// dG/dp by parameter name; throws std::invalid_argument listing the names for an unknown one.
+  Vector cost_gradient;              ///< dG/dp (and along each initial direction), one per column
+  /// dG/dp by column name (a parameter or an initial-state direction); throws
+  /// std::invalid_argument listing the names for an unknown one.
   double costDerivative(const std::string& parameter) const;
 };
 
 /// Runs `system` from `initial` as `options` say and computes the sensitivities `sensitivity`
-/// asks for. The initial state does not depend on p (sensitivities with respect to it are not
-/// offered yet); it is projected first when options.project_initial_state.
+/// asks for: with respect to p, and along the initial-state directions it lists. The initial
+/// state does not depend on p; it is projected first when options.project_initial_state (always
+/// for ida_ggl). An initial-state direction with a wrong size, a non-finite entry or a name that
+/// repeats another column's throws std::invalid_argument naming it.
 ///
 /// Throws std::invalid_argument before any run for what it does not support, naming it: an
 /// integrator other than ida_index1 or ida_ggl; events (a stop event needs jump conditions for
