@@ -63,7 +63,7 @@ TEST_CASE("spring_slider_crank: J, gamma, dr/dp and the tangent match central di
   CHECK(check.tangent_error < 1e-8);
 }
 
-TEST_CASE("spring_slider_crank: the example's start is on both manifolds; bad values are named", "[models][sensitivity]") {
+TEST_CASE("spring_slider_crank: the example's start is on both manifolds, bad values are named", "[models][sensitivity]") {
   const SpringSliderCrank model;
   const State start = model.initialState();
   Vector phi(2);
