@@ -71,3 +71,6 @@
 #include "kktdae/models/car_axis.hpp"
 #include "kktdae/models/heavy_top.hpp"
 #include "kktdae/models/contact_problems.hpp"
+#include "kktdae/sensitivity/parametric_system.hpp"
+#include "kktdae/models/spring_slider_crank.hpp"
+#include "kktdae/sensitivity/sensitivity.hpp"
