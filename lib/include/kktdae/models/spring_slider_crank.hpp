@@ -46,6 +46,8 @@ struct SpringSliderCrankParams {
 /// The slider-crank with a spring-damper (see the file comment); parameters "k" and "c".
 class SpringSliderCrank final : public ParametricSystem {
  public:
+  /// The model with the given geometry, inertias, spring-damper and force; throws
+  /// std::invalid_argument naming a value out of its range (SpringSliderCrankParams::validate()).
   explicit SpringSliderCrank(SpringSliderCrankParams params = {});
   std::string name() const override { return "spring_slider_crank"; }
   int nq() const override { return 3; }
@@ -72,6 +74,7 @@ class SpringSliderCrank final : public ParametricSystem {
   void termsTangent(ConstVectorRef q, ConstVectorRef v, double t, ConstVectorRef dq, ConstVectorRef dv,
                     ModelTermsTangent& out) const override;
 
+  /// The geometry, inertias, spring-damper and force the model was built with.
   const SpringSliderCrankParams& params() const { return params_; }
   /// The example's start: θ = π/2, ψ = asin(−a), x = cos ψ, at rest, t = 0.
   State initialState() const;

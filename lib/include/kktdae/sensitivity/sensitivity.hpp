@@ -32,6 +32,7 @@ enum class SensitivityMethod {
   Forward,             ///< "forward": IDAS forward sensitivities, one run with np sensitivity systems
   CentralDifferences,  ///< "fd": (y(p + δeᵢ) − y(p − δeᵢ)) / 2δ from 2·np plain runs
 };
+/// "forward" or "fd": the names the app's --method takes and metrics.json writes.
 std::string_view toString(SensitivityMethod method);
 /// "forward" or "fd"; throws std::invalid_argument naming the text and the choices.
 SensitivityMethod parseSensitivityMethod(const std::string& text);
@@ -67,7 +68,7 @@ struct InitialStateDirection {
 /// What to compute besides SimulationOptions' run (integrator ida_index1 or ida_ggl; rtol, atol,
 /// max_steps from its AdaptiveOptions; outputs on its dt grid up to its end).
 struct SensitivityOptions {
-  SensitivityMethod method = SensitivityMethod::Forward;
+  SensitivityMethod method = SensitivityMethod::Forward;  ///< forward sensitivities or central differences
   /// G = ∫ g dt over the run, with dG/dp. Empty functions: no quadrature.
   Integrand integrand;
   /// The absolute tolerance [their units] of λ (and GGL's μ) in the Newton convergence test of
@@ -95,19 +96,20 @@ struct SensitivityOptions {
 
 /// Counters and outcome of a sensitivity computation (all runs together for central differences).
 struct SensitivitySummary {
-  RunStatus status = RunStatus::NotRun;
+  RunStatus status = RunStatus::NotRun;  ///< Success, or how the (first failing) run ended
   std::string message;  ///< what failed, where and at what time; empty on success
-  SensitivityMethod method = SensitivityMethod::Forward;
-  Integrator integrator = Integrator::IdaGgl;
+  SensitivityMethod method = SensitivityMethod::Forward;  ///< the method these counters are of
+  Integrator integrator = Integrator::IdaGgl;             ///< ida_ggl or ida_index1
   long runs = 0;                     ///< integrations made (1 forward, 1 + 2·np central differences)
   long steps = 0;                    ///< IDAS steps, all runs
   long residual_evaluations = 0;     ///< F(t, y, ẏ), all runs (IDAS's own and ours)
   long sensitivity_residual_evaluations = 0;  ///< the np-column sensitivity residual (forward only)
   long jacobian_evaluations = 0;     ///< Newton matrices
   long quadrature_evaluations = 0;   ///< g evaluations (IDAS's quadrature right-hand side)
-  long error_test_failures = 0;
-  long convergence_failures = 0;
-  double wall_seconds = 0.0;
+  long error_test_failures = 0;      ///< IDAS steps rejected by the local error test, all runs
+  long convergence_failures = 0;     ///< IDAS nonlinear-solver convergence failures, all runs
+  double wall_seconds = 0.0;         ///< wall-clock time of the whole computation [s]
+  /// True when every run reached its end.
   bool ok() const { return status == RunStatus::Success; }
   /// One line: "forward ida_ggl: Success, 1 run, 823 steps, 1950 residuals, ... 0.012 s".
   std::string briefReport() const;
@@ -115,7 +117,7 @@ struct SensitivitySummary {
 
 /// The sensitivities at the outputs, and G with dG/dp.
 struct SensitivityResult {
-  SensitivitySummary summary;
+  SensitivitySummary summary;  ///< how the computation went, and what it cost
   std::vector<std::string> parameter_names;  ///< the np parameters' names
   /// The columns of s and dG/dp: the parameters' names, then the initial-state directions'.
   std::vector<std::string> column_names;
@@ -123,7 +125,10 @@ struct SensitivityResult {
   /// The initial-state directions as projected (SensitivityOptions::initial_state): (δq₀; δq̇₀),
   /// 2nq × (number of directions).
   Matrix initial_directions;
-  int nq = 0, nc = 0;                ///< y = (q, v, λ): q = y[0, nq), v = y[nq, 2nq), λ = y[2nq, 2nq + nc)
+  ///@{
+  /// The sizes that split y = (q, v, λ): q = y[0, nq), v = y[nq, 2nq), λ = y[2nq, 2nq + nc).
+  int nq = 0, nc = 0;
+  ///@}
   std::vector<double> times;         ///< the recorded outputs (the last is the end of the run)
   std::vector<Vector> states;        ///< y at each recorded time, n_y each
   std::vector<Matrix> sensitivities; ///< s at each recorded time, n_y × column_names.size() each
