@@ -3,8 +3,10 @@ find_package(Eigen3 3.4 REQUIRED NO_MODULE)
 find_package(spdlog REQUIRED)
 # std::thread for the parallel sweeps (kktdae/parallel/sweep.hpp).
 find_package(Threads REQUIRED)
-# SUNDIALS 6.4: CVODE and IDA for the adaptive integrators, KLU for large sparse DAEs.
-find_package(SUNDIALS 6.4 REQUIRED COMPONENTS cvode ida nvecserial sunmatrixdense
+# SUNDIALS 6.4: CVODES and IDAS (CVODE and IDA with forward sensitivities and quadratures; the
+# same symbol names, so never linked beside CVODE or IDA) for the adaptive integrators and
+# sensitivity/, KLU for large sparse DAEs.
+find_package(SUNDIALS 6.4 REQUIRED COMPONENTS cvodes idas nvecserial sunmatrixdense
              sunlinsoldense sunmatrixsparse sunlinsolklu sunlinsolspgmr sunnonlinsolnewton sunnonlinsolfixedpoint)
 # KLU (SuiteSparse, 64-bit indices) for the sparse block KKT form. Debian's SuiteSparse 5 ships
 # no CMake package: find the header and library directly.

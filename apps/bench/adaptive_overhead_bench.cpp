@@ -11,9 +11,9 @@
 // counters give the steps and right-hand-side or residual evaluations of each, for the cost
 // per step and per evaluation in the report.
 // Names: adaptive/<bare|library>/<cvode_bdf|cvode_adams|ida_index1>/N:1.
-#include <cvode/cvode.h>
-#include <ida/ida.h>
-#include <ida/ida_ls.h>
+#include <cvodes/cvodes.h>
+#include <idas/idas.h>
+#include <idas/idas_ls.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
 #include <sunlinsol/sunlinsol_dense.h>

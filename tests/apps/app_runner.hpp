@@ -22,6 +22,8 @@ inline const std::string kErrdynApp = KKTDAE_ERRDYN_APP;
 inline const std::string kTutorialApp = KKTDAE_TUTORIAL_APP;
 inline const std::string kSweepApp = KKTDAE_SWEEP_APP;
 inline const std::string kTestsetApp = KKTDAE_TESTSET_APP;
+inline const std::string kContactApp = KKTDAE_CONTACT_APP;
+inline const std::string kSensitivityApp = KKTDAE_SENSITIVITY_APP;
 
 struct AppRun {
   /// The exit status the shell reports: an app killed by signal N shows as 128 + N (the shell

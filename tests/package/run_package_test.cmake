@@ -100,6 +100,30 @@ else()
   message(FATAL_ERROR "MODE must be install or library_only, got '${MODE}'")
 endif()
 
+# ---- the package's SUNDIALS: IDAS and CVODES, never IDA or CVODE beside them -----------------
+# IDAS and CVODES define the same symbols as IDA and CVODE: a consumer linking both pairs gets
+# whichever the linker meets first, and the sensitivity drivers need the S versions.
+file(GLOB_RECURSE package_files "${prefix}/*/cmake/kktdae/*.cmake")
+set(package_text "")
+foreach(package_file IN LISTS package_files)
+  file(READ "${package_file}" text)
+  string(APPEND package_text "${text}")
+endforeach()
+set(wanted_names "COMPONENTS cvodes idas")
+file(GLOB_RECURSE static_library "${prefix}/*/libkktdae.a")
+if(static_library)  # a shared libkktdae carries its SUNDIALS in its own DT_NEEDED instead
+  list(APPEND wanted_names "SUNDIALS::idas" "SUNDIALS::cvodes")
+endif()
+foreach(wanted IN LISTS wanted_names)
+  string(FIND "${package_text}" "${wanted}" found)
+  if(found EQUAL -1)
+    message(FATAL_ERROR "the installed CMake package does not name ${wanted}: ${package_files}")
+  endif()
+endforeach()
+if(package_text MATCHES "SUNDIALS::(ida|cvode)[^s]" OR package_text MATCHES "COMPONENTS (ida|cvode) ")
+  message(FATAL_ERROR "the installed CMake package still names SUNDIALS' IDA or CVODE (${CMAKE_MATCH_0})")
+endif()
+
 # ---- README's example, exactly as printed ---------------------------------------------------
 file(READ "${README}" readme)
 string(FIND "${readme}" "## A model in a few lines" section)

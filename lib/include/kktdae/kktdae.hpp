@@ -2,6 +2,10 @@
 /// @file
 /// Umbrella header: the whole public API of kktdae.
 
+#include "kktdae/contact/contact_dynamics.hpp"
+#include "kktdae/contact/event_driven.hpp"
+#include "kktdae/contact/lcp.hpp"
+#include "kktdae/contact/unilateral_constraints.hpp"
 #include "kktdae/core/checks.hpp"
 #include "kktdae/core/state.hpp"
 #include "kktdae/core/types.hpp"
@@ -66,3 +70,7 @@
 #include "kktdae/models/andrews_squeezer.hpp"
 #include "kktdae/models/car_axis.hpp"
 #include "kktdae/models/heavy_top.hpp"
+#include "kktdae/models/contact_problems.hpp"
+#include "kktdae/sensitivity/parametric_system.hpp"
+#include "kktdae/models/spring_slider_crank.hpp"
+#include "kktdae/sensitivity/sensitivity.hpp"

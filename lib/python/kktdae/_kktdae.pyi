@@ -1,6 +1,6 @@
 """Type stub of kktdae's extension module (written by hand to match lib/python/src/*_bindings.cpp;
 docstrings live in the module itself: help(kktdae.simulate))."""
-from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -770,6 +770,97 @@ def simulate(system: ConstrainedSystem, initial: State, options: SimulationOptio
              observer: Optional[Callable[[float, Array, Array, Array], object]] = None,
              controller: Optional[Callable[[float, Array, Array], ArrayLike]] = None,
              record: bool = True) -> SimulationResult: ...
+
+# --- contact (docs/contact.md) ----------------------------------------------------------------
+class UnilateralConstraints:
+    def ng(self) -> int: ...
+    def gap_name(self, k: int) -> str: ...
+    def restitution(self, k: int) -> float: ...
+    def gap(self, q: ArrayLike, t: float = 0.0) -> Array: ...
+
+class JointLimit:
+    name: str
+    bound: float
+    upper: bool
+    restitution: float
+    @staticmethod
+    def lower(name: str, i: int, a: float, e: float) -> JointLimit: ...
+    @staticmethod
+    def upper_bound(name: str, i: int, b: float, e: float) -> JointLimit: ...
+
+class JointLimits(UnilateralConstraints):
+    def __init__(self, nq: int, limits: List[JointLimit]) -> None: ...
+
+class ContactRunOptions:
+    integrator: Integrator
+    dt: float
+    end_time: float
+    time_tolerance: float
+    gap_tolerance: float
+    velocity_tolerance: float
+    zeno_horizon: float
+    max_impacts: int
+    def __init__(self, **fields: object) -> None: ...
+    def validate(self) -> None: ...
+
+class ImpactRecord:
+    t: float
+    contact: int
+    name: str
+    v_minus: float
+    v_plus: float
+    impulse: float
+    kinetic_energy_loss: float
+    restitution: float
+    effective_mass: float
+    closed_form_loss: float
+
+class ContactTransition:
+    t: float
+    contact: int
+    name: str
+    kind: str  # "persistent" or "lift_off"
+
+class ContactSummary:
+    status: RunStatus
+    message: str
+    steps: int
+    acceleration_solves: int
+    lcp_solves: int
+    root_searches: int
+    impacts: List[ImpactRecord]
+    transitions: List[ContactTransition]
+    zeno_time: Optional[float]
+    zeno_contact: int
+    max_complementarity_residual: float
+    max_phi_inf: float
+    t_final: float
+    wall_seconds: float
+    @property
+    def ok(self) -> bool: ...
+    def brief_report(self) -> str: ...
+
+class ContactRunResult:
+    summary: ContactSummary
+    t: Array         # (n,)
+    q: Array         # (n, nq)
+    v: Array         # (n, nq)
+    lambda_N: Array  # (n, ng)
+
+class ContactProblem:
+    name: str
+    initial: State
+    @property
+    def gaps(self) -> UnilateralConstraints: ...
+    @property
+    def nq(self) -> int: ...
+
+def contact_problem(name: str) -> ContactProblem: ...
+@overload
+def simulate_contact(problem: ContactProblem, options: ContactRunOptions = ...) -> ContactRunResult: ...
+@overload
+def simulate_contact(system: ConstrainedSystem, gaps: UnilateralConstraints, initial: State,
+                     options: ContactRunOptions = ...) -> ContactRunResult: ...
 
 # --- experiments ------------------------------------------------------------------------------
 class ChainMode:

@@ -1,7 +1,7 @@
 // CVODE on the stabilized ODE y = (q, v), ẏ = (v, q̈(t, q, v)) with q̈ from the KKT solve.
-#include <cvode/cvode.h>
-#include <cvode/cvode_ls.h>
-#include <cvode/cvode_proj.h>
+#include <cvodes/cvodes.h>
+#include <cvodes/cvodes_ls.h>
+#include <cvodes/cvodes_proj.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunlinsol/sunlinsol_spgmr.h>
 #include <sunmatrix/sunmatrix_dense.h>

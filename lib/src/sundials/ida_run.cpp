@@ -8,8 +8,8 @@
 // M⁻¹. The dense Newton matrix is assembled from the model's derivatives (IdaDenseNewton,
 // newton_matrices.hpp) or, on request, IDA's own difference quotient; for large models on the
 // sparse path it is IdaSparseNewton's fixed-pattern matrix factorized by KLU.
-#include <ida/ida.h>
-#include <ida/ida_ls.h>
+#include <idas/idas.h>
+#include <idas/idas_ls.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_dense.h>

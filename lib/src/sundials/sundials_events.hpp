@@ -3,8 +3,8 @@
 // drivers keep one SundialsEvents per run and call these from small hooks: the root function
 // reads g at SUNDIALS' (t, y), a CV_ROOT_RETURN / IDA_ROOT_RETURN fires what it found.
 
-#include <cvode/cvode.h>
-#include <ida/ida.h>
+#include <cvodes/cvodes.h>
+#include <idas/idas.h>
 
 #include <string>
 #include <vector>

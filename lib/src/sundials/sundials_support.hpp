@@ -2,8 +2,8 @@
 // RAII handles for SUNDIALS 6.4 objects, error routing to spdlog, and flag names (internal:
 // no SUNDIALS header appears in kktdae's public headers).
 
-#include <cvode/cvode.h>
-#include <ida/ida.h>
+#include <cvodes/cvodes.h>
+#include <idas/idas.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
 #include <sundials/sundials_linearsolver.h>

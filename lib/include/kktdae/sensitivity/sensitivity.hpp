@@ -1,0 +1,156 @@
+#pragma once
+/// @file
+/// Forward sensitivities of a constrained motion with respect to a model's parameters,
+///
+///     s(t) = ∂y(t)/∂p,   y = (q, v, λ)            (n_y = 2nq + nc rows, np columns)
+///     G = ∫_{t0}^{t1} g(t, q, v, λ, p) dt,   dG/dp
+///
+/// by IDAS on the DAE differentiated along p (the forward method: one run, the sensitivity
+/// residual F_y s + F_ẏ ṡ + F_p from the model's exact tangent and its hand-written ∂/∂p,
+/// ParametricSystem), or by central differences of 2·np plain runs (the check, and the
+/// baseline). docs/sensitivities.md says what each costs.
+///
+/// The sensitivities (and dG/dp) always join the local error test, with the state's tolerances
+/// divided by each |pᵢ| (1 for pᵢ = 0). Leaving them out is not offered: with IDAS's staggered
+/// corrector their Newton iteration is then left unconverged (slider-crank, rtol 1e-10: dG/dk
+/// off by 15 % on ida_index1 and by a factor 5e3 on ida_ggl), and the simultaneous one failed
+/// to converge on ida_index1.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kktdae/core/state.hpp"
+#include "kktdae/core/types.hpp"
+#include "kktdae/sensitivity/parametric_system.hpp"
+#include "kktdae/simulate/simulate.hpp"
+
+namespace kktdae {
+
+/// How the sensitivities are computed.
+enum class SensitivityMethod {
+  Forward,             ///< "forward": IDAS forward sensitivities, one run with np sensitivity systems
+  CentralDifferences,  ///< "fd": (y(p + δeᵢ) − y(p − δeᵢ)) / 2δ from 2·np plain runs
+};
+/// "forward" or "fd": the names the app's --method takes and metrics.json writes.
+std::string_view toString(SensitivityMethod method);
+/// "forward" or "fd"; throws std::invalid_argument naming the text and the choices.
+SensitivityMethod parseSensitivityMethod(const std::string& text);
+
+/// The integrand g(t, q, v, λ, p) of G = ∫ g dt and its gradient. Both functions are required.
+struct Integrand {
+  /// g at (t, q, v, λ, p). Sizes: q, v nq; lambda nc; p np.
+  std::function<double(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda, ConstVectorRef p)>
+      value;
+  /// ∂g/∂q, ∂g/∂v, ∂g/∂λ, ∂g/∂p at the same point into g_q, g_v (nq), g_lambda (nc), g_p (np).
+  std::function<void(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda, ConstVectorRef p,
+                     VectorRef g_q, VectorRef g_v, VectorRef g_lambda, VectorRef g_p)>
+      gradient;
+};
+
+/// g = ½ q̇ᵀ M q̇ for a model with constant M that does not depend on p (MassStructure::
+/// ConstantDiagonal): the kinetic energy, G its time integral. Throws std::invalid_argument for a
+/// model whose M may vary.
+Integrand kineticEnergyIntegrand(const ConstrainedSystem& system);
+
+/// A direction (δq₀, δq̇₀) of the initial state to differentiate along. The column of s it gives
+/// starts at its projection onto the tangent spaces of both constraint manifolds at the start,
+/// in the mass metric as projectToManifold() projects,
+///     δq₀ ← δq₀ − M⁻¹Jᵀ(J M⁻¹Jᵀ)⁻¹ J δq₀,   δq̇₀ ← δq̇₀ − M⁻¹Jᵀ(J M⁻¹Jᵀ)⁻¹ (J δq̇₀ + δJ q̇₀ + δ(∂φ/∂t)),
+/// so that the perturbed start stays consistent to first order (a perturbation off the manifold
+/// has no consistent motion to differentiate).
+struct InitialStateDirection {
+  std::string name;  ///< the column's name, e.g. "crank_angle0"; non-empty, distinct from every other
+  Vector dq;         ///< δq₀, nq
+  Vector dv;         ///< δq̇₀, nq
+};
+
+/// What to compute besides SimulationOptions' run (integrator ida_index1 or ida_ggl; rtol, atol,
+/// max_steps from its AdaptiveOptions; outputs on its dt grid up to its end).
+struct SensitivityOptions {
+  SensitivityMethod method = SensitivityMethod::Forward;  ///< forward sensitivities or central differences
+  /// G = ∫ g dt over the run, with dG/dp. Empty functions: no quadrature.
+  Integrand integrand;
+  /// The absolute tolerance [their units] of λ (and GGL's μ) in the Newton convergence test of
+  /// every run here (they stay out of the error test). 0, the default, uses max(adaptive.atol,
+  /// 1e-11). Plain ida_ggl runs weigh them with adaptive.ggl_multiplier_atol (1 by default)
+  /// instead; that costs s digits and steps, since s_q̇ depends on s_λ directly (slider-crank,
+  /// rtol = atol = 1e-10: dG/dk 1.0e-7 off in 1823 steps with weight 1, 2.7e-9 in 933 with
+  /// 1e-10). The floor: GGL's multipliers are conditioned like 1/h² in the first small steps,
+  /// and rounding keeps them from a tighter test (rtol = atol = 1e-12 with weight 1e-12:
+  /// IDA_CONV_FAIL at t = 4e-6 s; 1e-11 converges at rtol 1e-12 and 1e-13).
+  double multiplier_atol = 0.0;
+  /// Central differences only: the step δᵢ = difference_step · max(|pᵢ|, 1). 0 (the default)
+  /// chooses ∛rtol, which balances the O(δ²) truncation against the runs' O(rtol/δ) noise.
+  double difference_step = 0.0;
+  /// Directions of the initial state to differentiate along, besides the parameters: their
+  /// columns follow the np parameters' in s and dG/dp (SensitivityResult::column_names).
+  std::vector<InitialStateDirection> initial_state;
+  /// Records y and s at every output of the grid (off: the final state only).
+  bool record_trajectory = false;
+  /// Throws std::invalid_argument naming the field unless difference_step is finite and in [0, 0.1]
+  /// and multiplier_atol is finite and ≥ 0 (the initial-state directions are checked against the
+  /// model by computeSensitivities()).
+  void validate() const;
+};
+
+/// Counters and outcome of a sensitivity computation (all runs together for central differences).
+struct SensitivitySummary {
+  RunStatus status = RunStatus::NotRun;  ///< Success, or how the (first failing) run ended
+  std::string message;  ///< what failed, where and at what time; empty on success
+  SensitivityMethod method = SensitivityMethod::Forward;  ///< the method these counters are of
+  Integrator integrator = Integrator::IdaGgl;             ///< ida_ggl or ida_index1
+  long runs = 0;                     ///< integrations made (1 forward, 1 + 2·np central differences)
+  long steps = 0;                    ///< IDAS steps, all runs
+  long residual_evaluations = 0;     ///< F(t, y, ẏ), all runs (IDAS's own and ours)
+  long sensitivity_residual_evaluations = 0;  ///< the np-column sensitivity residual (forward only)
+  long jacobian_evaluations = 0;     ///< Newton matrices
+  long quadrature_evaluations = 0;   ///< g evaluations (IDAS's quadrature right-hand side)
+  long error_test_failures = 0;      ///< IDAS steps rejected by the local error test, all runs
+  long convergence_failures = 0;     ///< IDAS nonlinear-solver convergence failures, all runs
+  double wall_seconds = 0.0;         ///< wall-clock time of the whole computation [s]
+  /// True when every run reached its end.
+  bool ok() const { return status == RunStatus::Success; }
+  /// One line: "forward ida_ggl: Success, 1 run, 823 steps, 1950 residuals, ... 0.012 s".
+  std::string briefReport() const;
+};
+
+/// The sensitivities at the outputs, and G with dG/dp.
+struct SensitivityResult {
+  SensitivitySummary summary;  ///< how the computation went, and what it cost
+  std::vector<std::string> parameter_names;  ///< the np parameters' names
+  /// The columns of s and dG/dp: the parameters' names, then the initial-state directions'.
+  std::vector<std::string> column_names;
+  Vector parameters;                 ///< p, np
+  /// The initial-state directions as projected (SensitivityOptions::initial_state): (δq₀; δq̇₀),
+  /// 2nq × (number of directions).
+  Matrix initial_directions;
+  ///@{
+  /// The sizes that split y = (q, v, λ): q = y[0, nq), v = y[nq, 2nq), λ = y[2nq, 2nq + nc).
+  int nq = 0, nc = 0;
+  ///@}
+  std::vector<double> times;         ///< the recorded outputs (the last is the end of the run)
+  std::vector<Vector> states;        ///< y at each recorded time, n_y each
+  std::vector<Matrix> sensitivities; ///< s at each recorded time, n_y × column_names.size() each
+  double cost = 0.0;                 ///< G (when an integrand was given)
+  Vector cost_gradient;              ///< dG/dp (and along each initial direction), one per column
+  /// dG/dp by column name (a parameter or an initial-state direction); throws
+  /// std::invalid_argument listing the names for an unknown one.
+  double costDerivative(const std::string& parameter) const;
+};
+
+/// Runs `system` from `initial` as `options` say and computes the sensitivities `sensitivity`
+/// asks for: with respect to p, and along the initial-state directions it lists. The initial
+/// state does not depend on p; it is projected first when options.project_initial_state (always
+/// for ida_ggl). An initial-state direction with a wrong size, a non-finite entry or a name that
+/// repeats another column's throws std::invalid_argument naming it.
+///
+/// Throws std::invalid_argument before any run for what it does not support, naming it: an
+/// integrator other than ida_index1 or ida_ggl; events (a stop event needs jump conditions for
+/// s, which are not implemented); a controller; soft constraints or projection after steps; a
+/// model whose φ depends on p; an integrand with a missing function; invalid options. Numerical
+/// failure during a run is a failed summary with a message (what, where, when), never a throw.
+SensitivityResult computeSensitivities(const ParametricSystem& system, const State& initial,
+                                       const SimulationOptions& options, const SensitivityOptions& sensitivity);
+
+}  // namespace kktdae

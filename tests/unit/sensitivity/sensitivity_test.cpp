@@ -1,0 +1,200 @@
+// Forward sensitivities through IDAS (sensitivity.hpp) on the IDAS slider-crank, against the
+// independent reference of the issue tracker (DOP853 at rtol 1e-13 and an index-1 KKT + RK4 +
+// projection run): G = ∫₀¹⁰ T dt, dG/dk, dG/dc and the final position; forward against
+// central differences (both integrators, λ's sensitivities included); what is refused.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "kktdae/models/spring_slider_crank.hpp"
+#include "kktdae/sensitivity/sensitivity.hpp"
+
+using namespace kktdae;
+using Catch::Contains;
+
+namespace {
+
+constexpr double kReferenceG = 3.336606799483;
+constexpr double kReferenceDgDk = 0.333448105;   // ± 2e-9
+constexpr double kReferenceDgDc = -0.363754034;  // ± 1e-9
+
+SimulationOptions sliderCrankRun(Integrator integrator, double rtol) {
+  SimulationOptions options;
+  options.integrator = integrator;
+  options.end_time = 10.0;
+  options.dt = 0.1;
+  options.adaptive.rtol = rtol;
+  options.adaptive.atol = rtol;
+  return options;
+}
+
+SensitivityOptions kineticEnergyCost(const ConstrainedSystem& model, SensitivityMethod method) {
+  SensitivityOptions sensitivity;
+  sensitivity.method = method;
+  sensitivity.integrand = kineticEnergyIntegrand(model);
+  return sensitivity;
+}
+
+double relative(double value, double reference) { return std::abs(value - reference) / std::abs(reference); }
+
+}  // namespace
+
+TEST_CASE("sensitivity: ida_ggl forward meets the slider-crank reference at rtol 1e-10", "[sensitivity][sundials]") {
+  const SpringSliderCrank model;
+  const SensitivityResult result =
+      computeSensitivities(model, model.initialState(), sliderCrankRun(Integrator::IdaGgl, 1e-10),
+                           kineticEnergyCost(model, SensitivityMethod::Forward));
+  INFO(result.summary.briefReport());
+  REQUIRE(result.summary.ok());
+  CHECK(result.summary.runs == 1);
+  CHECK(result.summary.sensitivity_residual_evaluations > 0);
+  CHECK(relative(result.cost, kReferenceG) < 1e-8);
+  // 1e-8 relative plus the reference's own uncertainty.
+  CHECK(std::abs(result.costDerivative("k") - kReferenceDgDk) < 1e-8 * std::abs(kReferenceDgDk) + 2e-9);
+  CHECK(std::abs(result.costDerivative("c") - kReferenceDgDc) < 1e-8 * std::abs(kReferenceDgDc) + 1e-9);
+  REQUIRE(result.times.size() == 1);
+  CHECK(result.times.back() == 10.0);
+  const Vector& y = result.states.back();
+  CHECK(relative(y[0], 1.2756758487) < 1e-8);
+  CHECK(relative(y[1], 1.0235785590) < 1e-8);
+  CHECK(relative(y[2], -0.4988130492) < 1e-8);
+}
+
+TEST_CASE("sensitivity: s(t), lambda rows included, against a tight run of the other formulation and central differences",
+          "[sensitivity][sundials]") {
+  // Measured at rtol 1e-10 against ida_index1 at 1e-12 over t = 1, 2, 3 s: forward within
+  // 5e-10 (q, v rows; ida_index1 3e-9) and 6e-8 (λ rows, not error-controlled); central
+  // differences within 3e-6 and 4e-5: their runs take different steps, and their difference
+  // divides that noise by 2δ ≈ 9e-4. The bounds below are 5 to 20 times those.
+  const SpringSliderCrank model;
+  SimulationOptions tight = sliderCrankRun(Integrator::IdaIndex1, 1e-12);
+  tight.end_time = 3.0;
+  tight.dt = 1.0;
+  SensitivityOptions forward = kineticEnergyCost(model, SensitivityMethod::Forward);
+  forward.record_trajectory = true;
+  const SensitivityResult reference = computeSensitivities(model, model.initialState(), tight, forward);
+  REQUIRE(reference.summary.ok());
+  REQUIRE(reference.times.size() == 4);
+  // The start does not depend on p; λ(0) does, through the spring's tension (s_λ, the last rows).
+  CHECK(reference.sensitivities.front().topRows(6).isZero(0.0));
+  CHECK(reference.sensitivities.front().bottomRows(2).col(0).cwiseAbs().maxCoeff() > 1e-3);
+  for (const Integrator integrator : {Integrator::IdaGgl, Integrator::IdaIndex1}) {
+    INFO(toString(integrator));
+    SimulationOptions options = tight;
+    options.integrator = integrator;
+    options.adaptive.rtol = options.adaptive.atol = 1e-10;
+    SensitivityOptions differences = forward;
+    differences.method = SensitivityMethod::CentralDifferences;
+    const SensitivityResult f = computeSensitivities(model, model.initialState(), options, forward);
+    const SensitivityResult d = computeSensitivities(model, model.initialState(), options, differences);
+    INFO(f.summary.briefReport() << "\n" << d.summary.briefReport());
+    REQUIRE(f.summary.ok());
+    REQUIRE(d.summary.ok());
+    CHECK(d.summary.runs == 5);
+    REQUIRE(f.times == reference.times);
+    REQUIRE(d.times == reference.times);
+    for (std::size_t k = 0; k < f.times.size(); ++k) {
+      const Matrix& s_ref = reference.sensitivities[k];
+      const Matrix& s_f = f.sensitivities[k];
+      const Matrix& s_d = d.sensitivities[k];
+      INFO("t = " << f.times[k] << "\nreference\n" << s_ref << "\nforward\n" << s_f << "\ncentral differences\n" << s_d);
+      CHECK((s_f - s_ref).topRows(6).cwiseAbs().maxCoeff() < 1e-8);
+      CHECK((s_f - s_ref).bottomRows(2).cwiseAbs().maxCoeff() < 3e-7);
+      CHECK((s_d - s_ref).topRows(6).cwiseAbs().maxCoeff() < 2e-5);
+      CHECK((s_d - s_ref).bottomRows(2).cwiseAbs().maxCoeff() < 2e-4);
+    }
+    CHECK((f.cost_gradient - reference.cost_gradient).cwiseAbs().maxCoeff() < 1e-8);
+    CHECK((d.cost_gradient - reference.cost_gradient).cwiseAbs().maxCoeff() < 1e-5);
+    CHECK(std::abs(f.cost - d.cost) < 1e-8);
+  }
+}
+
+TEST_CASE("sensitivity: along initial-state directions, projected onto the manifolds' tangent spaces", "[sensitivity][sundials]") {
+  // Measured at rtol 1e-10 against ida_index1 at 1e-12 (t = 0…3 s): forward within 6e-9 (q, v)
+  // and 5e-8 (λ), dG within 2.5e-9; central differences (the start moved by ±δ and projected
+  // back) within 3e-6, 3.2e-5 and 4.8e-6. The bounds are 5 to 10 times those.
+  const SpringSliderCrank model;
+  SensitivityOptions forward = kineticEnergyCost(model, SensitivityMethod::Forward);
+  forward.record_trajectory = true;
+  InitialStateDirection angle{"crank_angle0", Vector::Zero(3), Vector::Zero(3)};
+  angle.dq[0] = 1.0;  // off the tangent space: the slider and rod must follow
+  InitialStateDirection rate{"crank_rate0", Vector::Zero(3), Vector::Zero(3)};
+  rate.dv[0] = 1.0;
+  forward.initial_state = {angle, rate};
+  SimulationOptions tight = sliderCrankRun(Integrator::IdaIndex1, 1e-12);
+  tight.end_time = 3.0;
+  tight.dt = 1.0;
+  const SensitivityResult reference = computeSensitivities(model, model.initialState(), tight, forward);
+  INFO(reference.summary.briefReport());
+  REQUIRE(reference.summary.ok());
+  CHECK(reference.column_names == std::vector<std::string>{"k", "c", "crank_angle0", "crank_rate0"});
+  // At θ = π/2, ψ = asin(−a): J = [a 1 −a; 0 0 −cos ψ]. The mass-metric projection of δθ = 1
+  // keeps δψ = 0 and moves the slider by δx = −a δθ, scaled to (0.8, −0.4, 0) with M = diag(1, 1, 2).
+  const Matrix& d = reference.initial_directions;
+  CHECK((d.col(0) - (Vector(6) << 0.8, -0.4, 0, 0, 0, 0).finished()).cwiseAbs().maxCoeff() < 1e-15);
+  CHECK((d.col(1) - (Vector(6) << 0, 0, 0, 0.8, -0.4, 0).finished()).cwiseAbs().maxCoeff() < 1e-15);
+  CHECK(reference.sensitivities.front().block(0, 2, 6, 2) == d);
+  for (const Integrator integrator : {Integrator::IdaGgl, Integrator::IdaIndex1}) {
+    INFO(toString(integrator));
+    SimulationOptions options = tight;
+    options.integrator = integrator;
+    options.adaptive.rtol = options.adaptive.atol = 1e-10;
+    SensitivityOptions differences = forward;
+    differences.method = SensitivityMethod::CentralDifferences;
+    const SensitivityResult f = computeSensitivities(model, model.initialState(), options, forward);
+    const SensitivityResult c = computeSensitivities(model, model.initialState(), options, differences);
+    INFO(f.summary.briefReport() << "\n" << c.summary.briefReport());
+    REQUIRE(f.summary.ok());
+    REQUIRE(c.summary.ok());
+    CHECK(c.summary.runs == 9);
+    REQUIRE(f.times == reference.times);
+    REQUIRE(c.times == reference.times);
+    for (std::size_t k = 0; k < f.times.size(); ++k) {
+      const Matrix s_ref = reference.sensitivities[k].rightCols(2);
+      const Matrix s_f = f.sensitivities[k].rightCols(2);
+      const Matrix s_c = c.sensitivities[k].rightCols(2);
+      INFO("t = " << f.times[k] << "\nreference\n" << s_ref << "\nforward\n" << s_f << "\ncentral differences\n" << s_c);
+      CHECK((s_f - s_ref).topRows(6).cwiseAbs().maxCoeff() < 3e-8);
+      CHECK((s_f - s_ref).bottomRows(2).cwiseAbs().maxCoeff() < 3e-7);
+      CHECK((s_c - s_ref).topRows(6).cwiseAbs().maxCoeff() < 2e-5);
+      CHECK((s_c - s_ref).bottomRows(2).cwiseAbs().maxCoeff() < 2e-4);
+    }
+    CHECK(std::abs(f.costDerivative("crank_rate0") - reference.costDerivative("crank_rate0")) < 1e-8);
+    CHECK((f.cost_gradient - reference.cost_gradient).cwiseAbs().maxCoeff() < 1e-8);
+    CHECK((c.cost_gradient - reference.cost_gradient).cwiseAbs().maxCoeff() < 3e-5);
+  }
+  SensitivityOptions clash = forward;
+  clash.initial_state[1].name = "k";
+  CHECK_THROWS_WITH(computeSensitivities(model, model.initialState(), tight, clash),
+                    Contains("initial_state[1].name 'k' repeats"));
+  SensitivityOptions short_direction = forward;
+  short_direction.initial_state[0].dv = Vector::Zero(2);
+  CHECK_THROWS_WITH(computeSensitivities(model, model.initialState(), tight, short_direction),
+                    Contains("initial_state[0].dv") && Contains("2"));
+}
+
+TEST_CASE("sensitivity: runs it cannot differentiate are refused before they start, naming why", "[sensitivity]") {
+  const SpringSliderCrank model;
+  const SensitivityOptions sensitivity = kineticEnergyCost(model, SensitivityMethod::Forward);
+  SimulationOptions options = sliderCrankRun(Integrator::IdaGgl, 1e-6);
+  Event stop;
+  stop.name = "slider_at_one";
+  stop.action = EventAction::Stop;
+  stop.g = [](double, ConstVectorRef q, ConstVectorRef, ConstVectorRef, Vector& g) { g[0] = q[1] - 1.0; };
+  options.events.push_back(stop);
+  CHECK_THROWS_WITH(computeSensitivities(model, model.initialState(), options, sensitivity),
+                    Contains("stop event 'slider_at_one'") && Contains("jump conditions"));
+  options.events.clear();
+  options.integrator = Integrator::CvodeBdf;
+  CHECK_THROWS_WITH(computeSensitivities(model, model.initialState(), options, sensitivity),
+                    Contains("cvode_bdf is not supported"));
+  options.integrator = Integrator::IdaIndex1;
+  SensitivityOptions half = sensitivity;
+  half.integrand.gradient = nullptr;
+  CHECK_THROWS_WITH(computeSensitivities(model, model.initialState(), options, half), Contains("value and gradient"));
+  SensitivityOptions bad_step = sensitivity;
+  bad_step.difference_step = 0.5;
+  CHECK_THROWS_WITH(computeSensitivities(model, model.initialState(), options, bad_step),
+                    Contains("difference_step") && Contains("0.5"));
+  CHECK_THROWS_WITH(parseSensitivityMethod("adjoint"), Contains("'adjoint'") && Contains("forward or fd"));
+}
