@@ -23,6 +23,7 @@ void bindSimulate(py::module_& m);       // SimulationOptions, Summary, Recordin
 /// SimulationOptions.event_observer (a Python callable), added by bindSimulate() from events_bindings.cpp,
 /// which holds the Python wrappers of the events' callables.
 void bindEventObserver(py::class_<SimulationOptions>& options);
+void bindSimulator(py::module_& m);      // Simulator, the step-at-a-time run
 void bindExperiments(py::module_& m);    // seed 000's chain comparison
 
 }  // namespace kktdae::python

@@ -17,5 +17,6 @@ PYBIND11_MODULE(_kktdae, m) {
   bindMultibody(m);
   bindEvents(m);
   bindSimulate(m);
+  bindSimulator(m);
   bindExperiments(m);
 }
