@@ -64,6 +64,42 @@ std::vector<Enum> valuesUntilUnknown() {
   return values;
 }
 
+/// The names of the fields `self`'s class lets Python assign (its properties with a setter), in
+/// the order dir() lists them.
+inline py::list assignableFields(py::handle self) {
+  const py::handle cls = py::type::handle_of(self);
+  const py::object getattr_static = py::module_::import("inspect").attr("getattr_static");
+  const py::object property = py::module_::import("builtins").attr("property");
+  py::list names;
+  for (const py::handle name : py::module_::import("builtins").attr("dir")(cls)) {
+    const std::string key = py::str(name);
+    if (key.empty() || key[0] == '_') continue;
+    const py::object attribute = getattr_static(cls, name);
+    if (py::isinstance(attribute, property) && !attribute.attr("fset").is_none()) names.append(name);
+  }
+  return names;
+}
+
+/// pickle, copy.copy and copy.deepcopy for an options struct: the state is {field: value} of every
+/// assignable field (nested options pickle the same way), restored by assigning each through its
+/// property, so the setters' checks apply as in the keyword constructor. (multiprocessing sends
+/// options to its workers this way.)
+template <typename T, typename... Extra>
+void defFieldPickle(py::class_<T, Extra...>& type) {
+  type.def(py::pickle(
+      [](py::handle self) {
+        py::dict state;
+        for (const py::handle name : assignableFields(self)) state[name] = self.attr(name);
+        return state;
+      },
+      [](const py::dict& state) {
+        auto made = std::make_unique<T>();
+        py::object view = py::cast(made.get(), py::return_value_policy::reference);
+        for (const auto& item : state) view.attr(item.first) = item.second;
+        return made;
+      }));
+}
+
 /// `Options(field=value, ...)`: default-constructs T, then assigns each keyword through the bound
 /// property (so its checks apply). An unknown keyword is a TypeError naming it.
 template <typename T, typename... Extra>
@@ -91,6 +127,7 @@ void defKeywordInit(py::class_<T, Extra...>& type) {
              return made;
            }),
            "Default values, then each keyword assigned to the field of the same name.");
+  defFieldPickle(type);
 }
 
 /// "TypeName(a=1, b=2)" from the listed attributes, each through Python's repr().
