@@ -100,6 +100,27 @@ void defFieldPickle(py::class_<T, Extra...>& type) {
       }));
 }
 
+/// view.<key> = value, with a TypeError that names the class, the field, the type it takes and
+/// the value given, instead of pybind11's "(): incompatible function arguments".
+inline void assignNamingTheField(py::handle view, const std::string& key, const py::object& value) {
+  try {
+    view.attr(key.c_str()) = value;
+  } catch (py::error_already_set& error) {
+    if (!error.matches(PyExc_TypeError)) throw;
+    const std::string text = py::str(error.value());
+    if (text.find("incompatible function arguments") == std::string::npos) throw;
+    // The setter's signature in pybind11's message: "(self: ..., arg0: Optional[int]) -> None".
+    std::string expected = "another type";
+    const std::size_t from = text.find("arg0: ");
+    const std::size_t to = text.find(") -> None", from);
+    if (from != std::string::npos && to != std::string::npos) expected = text.substr(from + 6, to - from - 6);
+    const std::string owner = py::str(py::type::handle_of(view).attr("__name__"));
+    throw py::type_error(owner + "." + key + " takes " + expected + ", got " +
+                         std::string(py::str(py::type::handle_of(value).attr("__name__"))) + " " +
+                         std::string(py::repr(value)));
+  }
+}
+
 /// `Options(field=value, ...)`: default-constructs T, then assigns each keyword through the bound
 /// property (so its checks apply). An unknown keyword is a TypeError naming it.
 template <typename T, typename... Extra>
@@ -121,7 +142,7 @@ void defKeywordInit(py::class_<T, Extra...>& type) {
                  if (py::isinstance<py::str>(value) && py::hasattr(current, "label")) {
                    value = py::type::handle_of(current)(value);
                  }
-                 view.attr(key.c_str()) = value;
+                 assignNamingTheField(view, key, value);
                }
              }
              return made;
