@@ -71,7 +71,7 @@ restored to before the step.)doc");
       .def("set_state", &Simulator::reset, py::arg("state"), "reset(state).")
       .def("copy", &Simulator::copy, py::keep_alive<0, 1>(),
            "An independent Simulator of the same system and options at this one's state, on the same grid.")
-      .def("__copy__", &Simulator::copy, py::keep_alive<0, 1>())
+      .def("__copy__", &Simulator::copy, py::keep_alive<0, 1>(), "copy(): the system is shared.")
       .def("__deepcopy__", [](const Simulator& s, py::handle) { return s.copy(); }, py::arg("memo"),
            py::keep_alive<0, 1>(), "copy(): the system is shared, not copied.")
       .def_property_readonly("state", [](const Simulator& s) { return s.state(); }, "The current State (a copy).")
@@ -87,7 +87,8 @@ restored to before the step.)doc");
       .def_property_readonly("status", &Simulator::status, "RunStatus.SUCCESS, or the failure that stopped it.")
       .def_property_readonly("message", &Simulator::message, "What failed, where and when; empty while it can step.")
       .def_property_readonly("options", [](const Simulator& s) { return s.options(); }, "The options (a copy).")
-      .def_property_readonly("system", &Simulator::system, py::return_value_policy::reference_internal)
+      .def_property_readonly("system", &Simulator::system, py::return_value_policy::reference_internal,
+                             "The system stepped (the one given, not a copy).")
       .def("__repr__", [](const Simulator& s) {
         return "<Simulator " + s.system().name() + " " + std::string(toString(s.options().integrator)) +
                " at t = " + formatDouble(s.t()) + " s, " + std::string(toString(s.status())) + ">";
