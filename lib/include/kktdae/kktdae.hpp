@@ -49,6 +49,7 @@
 #include "kktdae/simulate/event_helpers.hpp"
 #include "kktdae/simulate/events.hpp"
 #include "kktdae/simulate/simulate.hpp"
+#include "kktdae/simulate/simulator.hpp"
 #include "kktdae/simulate/summary.hpp"
 #include "kktdae/stabilization/baumgarte_guidance.hpp"
 #include "kktdae/stabilization/error_dynamics.hpp"

@@ -65,13 +65,24 @@ class AdaptiveOptions:
     linear_solver: NewtonLinearSolver
     newton_matrix: NewtonMatrix
     krylov_dimension: int
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, rtol: float = ...,
+                 atol: float = ...,
+                 atol_per_component: ArrayLike = ...,
+                 ggl_multiplier_atol: float = ...,
+                 max_step: float = ...,
+                 max_steps: int = ...,
+                 initial_step: float = ...,
+                 stop_at_outputs: bool = ...,
+                 linear_solver: Union[NewtonLinearSolver, str] = ...,
+                 newton_matrix: Union[NewtonMatrix, str] = ...,
+                 krylov_dimension: int = ...) -> None: ...
     def validate(self, nq: int) -> None: ...
 
 class RattleOptions:
     newton_tolerance: float
     newton_max_iterations: int
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, newton_tolerance: float = ...,
+                 newton_max_iterations: int = ...) -> None: ...
     def validate(self) -> None: ...
 
 class JacobianReuse(_Enum):
@@ -93,7 +104,14 @@ class GeneralizedAlphaOptions:
     slow_convergence_ratio: float
     max_step_halvings: int
     iteration_matrix: IterationMatrix
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, rho_inf: float = ...,
+                 hht_alpha: float = ...,
+                 newton_tolerance: float = ...,
+                 newton_max_iterations: int = ...,
+                 jacobian_reuse: Union[JacobianReuse, str] = ...,
+                 slow_convergence_ratio: float = ...,
+                 max_step_halvings: int = ...,
+                 iteration_matrix: Union[IterationMatrix, str] = ...) -> None: ...
     def validate(self) -> None: ...
 
 class GeneralizedAlphaParameters:
@@ -114,7 +132,13 @@ class SoftConstraint:
     width: float
     midpoint: float
     power: float
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, timeconst: float = ...,
+                 dampratio: float = ...,
+                 dmin: float = ...,
+                 dmax: float = ...,
+                 width: float = ...,
+                 midpoint: float = ...,
+                 power: float = ...) -> None: ...
     def impedance(self, violation: float) -> float: ...
     def validate(self) -> None: ...
 
@@ -128,7 +152,11 @@ class Stabilization:
     beta: float
     soft: SoftConstraint
     project_after_step: bool
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, kind: Union[Stabilization.Kind, str] = ...,
+                 alpha: float = ...,
+                 beta: float = ...,
+                 soft: SoftConstraint = ...,
+                 project_after_step: bool = ...) -> None: ...
     @staticmethod
     def none() -> Stabilization: ...
     @staticmethod
@@ -147,7 +175,8 @@ class Stabilization:
 class ProjectionOptions:
     max_iterations: int
     tolerance: float
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, max_iterations: int = ...,
+                 tolerance: float = ...) -> None: ...
     def validate(self) -> None: ...
 
 class ProjectionReport:
@@ -179,7 +208,12 @@ class BaumgarteGuidanceOptions:
     mean_step: float
     horizon: float
     measured_limit: float
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, zeta: float = ...,
+                 safety: float = ...,
+                 motion_rate: float = ...,
+                 mean_step: float = ...,
+                 horizon: float = ...,
+                 measured_limit: float = ...) -> None: ...
     def validate(self) -> None: ...
 
 def recommend_baumgarte(integrator: Union[Integrator, str], dt: float, zeta: Optional[float] = None,
@@ -224,7 +258,14 @@ class KktOptions:
     regularization: float
     path: KktPath
     sparse_min_coordinates: int
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, form: Union[KktForm, str] = ...,
+                 min_rcond: float = ...,
+                 estimate_condition: bool = ...,
+                 rank_deficiency: Union[RankDeficiencyPolicy, str] = ...,
+                 rank_tolerance: float = ...,
+                 regularization: float = ...,
+                 path: Union[KktPath, str] = ...,
+                 sparse_min_coordinates: int = ...) -> None: ...
     def validate(self) -> None: ...
 
 class KktSolution:
@@ -333,7 +374,15 @@ class ModelCheckOptions:
     random_scale: float
     random_seed: int
     max_findings_per_kind: int
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, relative_tolerance: float = ...,
+                 absolute_tolerance: float = ...,
+                 relative_step: float = ...,
+                 terms_relative_tolerance: float = ...,
+                 check_conservative_bias: bool = ...,
+                 random_states: int = ...,
+                 random_scale: float = ...,
+                 random_seed: int = ...,
+                 max_findings_per_kind: int = ...) -> None: ...
     def validate(self) -> None: ...
 
 class ModelCheckReport:
@@ -354,7 +403,10 @@ class PendulumChainParams:
     lengths: List[float]
     gravity: float
     pivot: Array
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, masses: List[float] = ...,
+                 lengths: List[float] = ...,
+                 gravity: float = ...,
+                 pivot: ArrayLike = ...) -> None: ...
     @staticmethod
     def uniform(links: int, mass: float = 1.0, length: float = 1.0) -> PendulumChainParams: ...
     def validate(self) -> None: ...
@@ -373,7 +425,9 @@ class SpringChainParams:
     chain: PendulumChainParams
     joint_stiffness: float
     joint_damping: float
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, chain: PendulumChainParams = ...,
+                 joint_stiffness: float = ...,
+                 joint_damping: float = ...) -> None: ...
     def validate(self) -> None: ...
 
 class SpringChain(ConstrainedSystem):
@@ -388,7 +442,9 @@ class CircleMassParams:
     mass: float
     gravity: float
     radius: float
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, mass: float = ...,
+                 gravity: float = ...,
+                 radius: float = ...) -> None: ...
     def validate(self) -> None: ...
 
 class CircleMass(ConstrainedSystem):
@@ -408,7 +464,11 @@ class PointOnPlaneParams:
     gravity: float
     normal: Array
     offset: float
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, dimension: int = ...,
+                 mass: float = ...,
+                 gravity: float = ...,
+                 normal: ArrayLike = ...,
+                 offset: float = ...) -> None: ...
     def validate(self) -> None: ...
 
 class PointOnPlane(ConstrainedSystem):
@@ -431,7 +491,16 @@ class FourBarParams:
     point_along: float
     point_normal: float
     gravity: float
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, ground: float = ...,
+                 crank: float = ...,
+                 coupler: float = ...,
+                 rocker: float = ...,
+                 mass_b: float = ...,
+                 mass_c: float = ...,
+                 mass_p: float = ...,
+                 point_along: float = ...,
+                 point_normal: float = ...,
+                 gravity: float = ...) -> None: ...
     def validate(self) -> None: ...
 
 class FourBar(ConstrainedSystem):
@@ -457,7 +526,15 @@ class SliderCrankParams:
     point_along: float
     point_normal: float
     gravity: float
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, crank: float = ...,
+                 rod: float = ...,
+                 offset: float = ...,
+                 mass_b: float = ...,
+                 mass_slider: float = ...,
+                 mass_p: float = ...,
+                 point_along: float = ...,
+                 point_normal: float = ...,
+                 gravity: float = ...) -> None: ...
     def validate(self) -> None: ...
 
 class SliderCrank(ConstrainedSystem):
@@ -505,7 +582,12 @@ class ParticleSystemParams:
     anchors: List[Array]
     distances: List[DistanceConstraintSpec]
     lines: List[LineConstraintSpec]
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, dimension: int = ...,
+                 gravity: float = ...,
+                 particles: List[ParticleSpec] = ...,
+                 anchors: List[Array] = ...,
+                 distances: List[DistanceConstraintSpec] = ...,
+                 lines: List[LineConstraintSpec] = ...) -> None: ...
     @staticmethod
     def from_pendulum_chain(chain: PendulumChainParams) -> ParticleSystemParams: ...
     def validate(self) -> None: ...
@@ -588,7 +670,10 @@ class AssemblyOptions:
     tolerance: float
     rank_deficiency: RankDeficiencyPolicy
     rank_tolerance: float
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, max_iterations: int = ...,
+                 tolerance: float = ...,
+                 rank_deficiency: Union[RankDeficiencyPolicy, str] = ...,
+                 rank_tolerance: float = ...) -> None: ...
 
 class AssemblyReport:
     converged: bool
@@ -638,7 +723,13 @@ class Event:
     action: EventAction
     callback: Optional[Callable[[FiredEvent], Optional[EventDecision]]]
     time_tolerance: float
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, name: str = ...,
+                 size: int = ...,
+                 g: Optional[Callable[[float, Array, Array, Array], ArrayLike]] = ...,
+                 direction: Union[EventDirection, str] = ...,
+                 action: Union[EventAction, str] = ...,
+                 callback: Optional[Callable[[FiredEvent], Optional[EventDecision]]] = ...,
+                 time_tolerance: float = ...) -> None: ...
     def validate(self) -> None: ...
 
 class RunStatus(_Enum):
@@ -721,7 +812,15 @@ class DivergenceOptions:
     min_velocity_scale: float
     energy_factor: float
     runaway_check_every: int
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, enabled: bool = ...,
+                 manifold_factor: float = ...,
+                 state_growth: float = ...,
+                 min_scale: float = ...,
+                 max_phi_inf: float = ...,
+                 velocity_factor: float = ...,
+                 min_velocity_scale: float = ...,
+                 energy_factor: float = ...,
+                 runaway_check_every: int = ...) -> None: ...
     def validate(self) -> None: ...
 
 class ObservedMultiplier(_Enum):
@@ -748,7 +847,23 @@ class SimulationOptions:
     observed_multiplier: ObservedMultiplier
     events: List[Event]
     event_observer: Optional[Callable[[FiredEvent], object]]
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, integrator: Union[Integrator, str] = ...,
+                 dt: float = ...,
+                 steps: Optional[int] = ...,
+                 end_time: Optional[float] = ...,
+                 warn_phi_inf: float = ...,
+                 observe_every: int = ...,
+                 adaptive: AdaptiveOptions = ...,
+                 rattle: RattleOptions = ...,
+                 generalized_alpha: GeneralizedAlphaOptions = ...,
+                 projection: ProjectionOptions = ...,
+                 project_initial_state: bool = ...,
+                 stabilization: Stabilization = ...,
+                 kkt: KktOptions = ...,
+                 divergence: DivergenceOptions = ...,
+                 observed_multiplier: Union[ObservedMultiplier, str] = ...,
+                 events: List[Event] = ...,
+                 event_observer: Optional[Callable[[FiredEvent], object]] = ...) -> None: ...
     def validate(self) -> None: ...
 
 class Recording:
@@ -862,6 +977,39 @@ def simulate_contact(problem: ContactProblem, options: ContactRunOptions = ...) 
 def simulate_contact(system: ConstrainedSystem, gaps: UnilateralConstraints, initial: State,
                      options: ContactRunOptions = ...) -> ContactRunResult: ...
 
+class Simulator:
+    """A run taken one step at a time; the fixed-step integrators only (adaptive ones: ValueError)."""
+    def __init__(self, system: ConstrainedSystem, state: State, options: SimulationOptions = ...,
+                 controller: Optional[Callable[[float, Array, Array], ArrayLike]] = None) -> None: ...
+    def step(self) -> RunStatus: ...
+    def advance_to(self, t: float) -> RunStatus: ...
+    def reset(self, state: State) -> None: ...
+    def get_state(self) -> State: ...
+    def set_state(self, state: State) -> None: ...
+    def copy(self) -> Simulator: ...
+    def __copy__(self) -> Simulator: ...
+    def __deepcopy__(self, memo: object) -> Simulator: ...
+    @property
+    def state(self) -> State: ...
+    @property
+    def t(self) -> float: ...
+    @property
+    def q(self) -> Array: ...
+    @property
+    def v(self) -> Array: ...
+    @property
+    def lam(self) -> Array: ...
+    @property
+    def steps(self) -> int: ...
+    @property
+    def status(self) -> RunStatus: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def options(self) -> SimulationOptions: ...
+    @property
+    def system(self) -> ConstrainedSystem: ...
+
 # --- experiments ------------------------------------------------------------------------------
 class ChainMode:
     name: str
@@ -920,7 +1068,19 @@ class AdaptiveGainOptions:
     band_tolerance: float
     kkt: KktOptions
     threads: int
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, integrators: List[Integrator] = ...,
+                 tolerances: List[float] = ...,
+                 omegas: List[float] = ...,
+                 extend_max_omega: float = ...,
+                 extend_work_factor: float = ...,
+                 ensemble_size: int = ...,
+                 ensemble_step: float = ...,
+                 zeta: float = ...,
+                 max_steps: int = ...,
+                 smoothing_half_width: int = ...,
+                 band_tolerance: float = ...,
+                 kkt: KktOptions = ...,
+                 threads: int = ...) -> None: ...
     def validate(self) -> None: ...
 
 class AdaptiveGainRun:
@@ -1001,7 +1161,26 @@ class AdaptiveGainTunerOptions:
     refine_candidate_tolerance: float
     refine_margin: float
     threads: int
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, per_decade: int = ...,
+                 grid_offset: float = ...,
+                 low_factor: float = ...,
+                 high_factor: float = ...,
+                 extend_factor: float = ...,
+                 extend_work_factor: float = ...,
+                 ensemble_size: int = ...,
+                 ensemble_step: float = ...,
+                 smoothing_half_width: int = ...,
+                 band_tolerance: float = ...,
+                 outputs: int = ...,
+                 reference_tolerance: float = ...,
+                 scored_components: int = ...,
+                 max_steps_factor: int = ...,
+                 refine_per_decade: int = ...,
+                 refine_ensemble_size: int = ...,
+                 refine_smoothing_half_width: int = ...,
+                 refine_candidate_tolerance: float = ...,
+                 refine_margin: float = ...,
+                 threads: int = ...) -> None: ...
     def validate(self) -> None: ...
 
 class AdaptiveGainTuning:
@@ -1029,7 +1208,14 @@ class ModelGuidanceOptions:
     offset: float
     adaptive_mode: AdaptiveGainMode
     tuner: AdaptiveGainTunerOptions
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, guidance: BaumgarteGuidanceOptions = ...,
+                 horizon: float = ...,
+                 tolerance: float = ...,
+                 measure_limit: bool = ...,
+                 min_steps: int = ...,
+                 offset: float = ...,
+                 adaptive_mode: Union[AdaptiveGainMode, str] = ...,
+                 tuner: AdaptiveGainTunerOptions = ...) -> None: ...
     def validate(self) -> None: ...
 
 class ModelGuidance:

@@ -64,6 +64,63 @@ std::vector<Enum> valuesUntilUnknown() {
   return values;
 }
 
+/// The names of the fields `self`'s class lets Python assign (its properties with a setter), in
+/// the order dir() lists them.
+inline py::list assignableFields(py::handle self) {
+  const py::handle cls = py::type::handle_of(self);
+  const py::object getattr_static = py::module_::import("inspect").attr("getattr_static");
+  const py::object property = py::module_::import("builtins").attr("property");
+  py::list names;
+  for (const py::handle name : py::module_::import("builtins").attr("dir")(cls)) {
+    const std::string key = py::str(name);
+    if (key.empty() || key[0] == '_') continue;
+    const py::object attribute = getattr_static(cls, name);
+    if (py::isinstance(attribute, property) && !attribute.attr("fset").is_none()) names.append(name);
+  }
+  return names;
+}
+
+/// pickle, copy.copy and copy.deepcopy for an options struct: the state is {field: value} of every
+/// assignable field (nested options pickle the same way), restored by assigning each through its
+/// property, so the setters' checks apply as in the keyword constructor. (multiprocessing sends
+/// options to its workers this way.)
+template <typename T, typename... Extra>
+void defFieldPickle(py::class_<T, Extra...>& type) {
+  type.def(py::pickle(
+      [](py::handle self) {
+        py::dict state;
+        for (const py::handle name : assignableFields(self)) state[name] = self.attr(name);
+        return state;
+      },
+      [](const py::dict& state) {
+        auto made = std::make_unique<T>();
+        py::object view = py::cast(made.get(), py::return_value_policy::reference);
+        for (const auto& item : state) view.attr(item.first) = item.second;
+        return made;
+      }));
+}
+
+/// view.<key> = value, with a TypeError that names the class, the field, the type it takes and
+/// the value given, instead of pybind11's "(): incompatible function arguments".
+inline void assignNamingTheField(py::handle view, const std::string& key, const py::object& value) {
+  try {
+    view.attr(key.c_str()) = value;
+  } catch (py::error_already_set& error) {
+    if (!error.matches(PyExc_TypeError)) throw;
+    const std::string text = py::str(error.value());
+    if (text.find("incompatible function arguments") == std::string::npos) throw;
+    // The setter's signature in pybind11's message: "(self: ..., arg0: Optional[int]) -> None".
+    std::string expected = "another type";
+    const std::size_t from = text.find("arg0: ");
+    const std::size_t to = text.find(") -> None", from);
+    if (from != std::string::npos && to != std::string::npos) expected = text.substr(from + 6, to - from - 6);
+    const std::string owner = py::str(py::type::handle_of(view).attr("__name__"));
+    throw py::type_error(owner + "." + key + " takes " + expected + ", got " +
+                         std::string(py::str(py::type::handle_of(value).attr("__name__"))) + " " +
+                         std::string(py::repr(value)));
+  }
+}
+
 /// `Options(field=value, ...)`: default-constructs T, then assigns each keyword through the bound
 /// property (so its checks apply). An unknown keyword is a TypeError naming it.
 template <typename T, typename... Extra>
@@ -85,12 +142,13 @@ void defKeywordInit(py::class_<T, Extra...>& type) {
                  if (py::isinstance<py::str>(value) && py::hasattr(current, "label")) {
                    value = py::type::handle_of(current)(value);
                  }
-                 view.attr(key.c_str()) = value;
+                 assignNamingTheField(view, key, value);
                }
              }
              return made;
            }),
            "Default values, then each keyword assigned to the field of the same name.");
+  defFieldPickle(type);
 }
 
 /// "TypeName(a=1, b=2)" from the listed attributes, each through Python's repr().

@@ -24,6 +24,7 @@ void bindSimulate(py::module_& m);       // SimulationOptions, Summary, Recordin
 /// which holds the Python wrappers of the events' callables.
 void bindEventObserver(py::class_<SimulationOptions>& options);
 void bindContact(py::module_& m);        // joint limits, contact problems, simulate_contact
+void bindSimulator(py::module_& m);      // Simulator, the step-at-a-time run
 void bindExperiments(py::module_& m);    // seed 000's chain comparison
 
 }  // namespace kktdae::python

@@ -26,7 +26,17 @@ void bindCore(py::module_& m) {
           "v", [](const State& s) { return readOnly(toNumpy(s.v)); },
           [](State& s, py::handle v) { s.v = toVector(v, -1, "State.v", "v"); },
           "Generalized velocities q̇, shape (nq,). A read-only copy: assign a whole array to change it.")
-      .def("copy", [](const State& s) { return s; }, "An independent copy.");
+      .def("copy", [](const State& s) { return s; }, "An independent copy.")
+      // pickle, copy.copy and copy.deepcopy: (t, q, v), q and v as numpy arrays.
+      .def(py::pickle([](const State& s) { return py::make_tuple(s.t, toNumpy(s.q), toNumpy(s.v)); },
+                      [](const py::tuple& saved) {
+                        if (saved.size() != 3) throw py::value_error("State: a pickled state is (t, q, v)");
+                        State s;
+                        s.t = saved[0].cast<double>();
+                        s.q = toVector(saved[1], -1, "State", "q");
+                        s.v = toVector(saved[2], s.q.size(), "State", "v");
+                        return s;
+                      }));
   defRepr(state, {"t", "q", "v"});
 }
 

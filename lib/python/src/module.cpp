@@ -18,5 +18,6 @@ PYBIND11_MODULE(_kktdae, m) {
   bindEvents(m);
   bindSimulate(m);
   bindContact(m);
+  bindSimulator(m);
   bindExperiments(m);
 }
