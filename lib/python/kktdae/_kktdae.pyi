@@ -915,7 +915,14 @@ class ContactRunOptions:
     velocity_tolerance: float
     zeno_horizon: float
     max_impacts: int
-    def __init__(self, **fields: object) -> None: ...
+    def __init__(self, *, integrator: Union[Integrator, str] = ...,
+                 dt: float = ...,
+                 end_time: float = ...,
+                 time_tolerance: float = ...,
+                 gap_tolerance: float = ...,
+                 velocity_tolerance: float = ...,
+                 zeno_horizon: float = ...,
+                 max_impacts: int = ...) -> None: ...
     def validate(self) -> None: ...
 
 class ImpactRecord:
