@@ -5,6 +5,7 @@
 #include <Eigen/SVD>
 
 #include "kktdae/multibody/bricard_mechanism.hpp"
+#include "kktdae/simulate/simulate.hpp"
 
 using namespace kktdae;
 using namespace kktdae::multibody;

@@ -5,7 +5,10 @@
 #include <Eigen/Geometry>
 #include <cmath>
 
+#include "kktdae/kkt/kkt_workspace.hpp"
+#include "kktdae/kkt/solve_accelerations.hpp"
 #include "kktdae/multibody/mechanism_builder.hpp"
+#include "kktdae/simulate/simulate.hpp"
 
 using namespace kktdae;
 using namespace kktdae::multibody;
