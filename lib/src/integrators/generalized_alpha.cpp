@@ -4,6 +4,7 @@
 // holds nothing nq×nq, so a step's memory and time are linear in nq. q and q̇ are affine in q̈ₙ₊₁
 // within a step (q = q_pred + β′ q̈, q̇ = v_pred + γ′ q̈), so an iterate is just q̈, λ.
 #include "kktdae/integrators/generalized_alpha.hpp"
+#include "../core/inf_norm.hpp"
 
 #include <Eigen/LU>
 #include <algorithm>
@@ -18,7 +19,7 @@
 namespace kktdae {
 namespace {
 
-double infNorm(const Vector& x) { return x.size() ? x.lpNorm<Eigen::Infinity>() : 0.0; }
+using detail::infNorm;
 
 /// What the method carries from step to step besides (q, q̇): q̈ₙ, aₙ and λₙ.
 struct CarriedState {

@@ -2,6 +2,7 @@
 // diagonal) is factorized once per step, at qₙ₊₁, and serves both the velocity projection of
 // that step and the position Newton of the next (J depends on q only, so it is the same matrix).
 #include "kktdae/integrators/rattle.hpp"
+#include "../core/inf_norm.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -14,7 +15,7 @@
 namespace kktdae {
 namespace {
 
-double infNorm(const Vector& x) { return x.size() ? x.lpNorm<Eigen::Infinity>() : 0.0; }
+using detail::infNorm;
 
 class RattleStepper final : public FixedStepper {
  public:

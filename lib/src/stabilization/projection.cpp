@@ -1,4 +1,5 @@
 #include "kktdae/stabilization/projection.hpp"
+#include "../core/inf_norm.hpp"
 
 #include <algorithm>
 
@@ -11,7 +12,7 @@ namespace {
 /// How far above the tolerance a stalled Gauss–Newton is still accepted (round-off floor).
 constexpr double kRoundoffAllowance = 1e3;
 
-double infNorm(const Vector& x) { return x.size() ? x.lpNorm<Eigen::Infinity>() : 0.0; }
+using detail::infNorm;
 
 /// J at (ws.q, t), in the dense matrix or the sparse constraint space.
 void evaluateJacobian(const ConstrainedSystem& system, double t, ProjectionWorkspace& ws) {
