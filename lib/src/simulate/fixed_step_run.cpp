@@ -229,8 +229,7 @@ Summary runSteps(Steps& stepper, const RunContext& run) {
 
 }  // namespace
 
-Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
-                          StateObserver* observer) {
+FixedStepperSetup fixedStepperSetup(const SimulationOptions& options) {
   FixedStepperSetup setup;
   setup.integrator = options.integrator;
   setup.stabilization = options.stabilization;
@@ -238,7 +237,12 @@ Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial,
   setup.controller = options.controller;
   setup.rattle = options.rattle;
   setup.generalized_alpha = options.generalized_alpha;
-  const std::unique_ptr<FixedStepper> stepper = makeFixedStepper(system, setup);
+  return setup;
+}
+
+Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
+                          StateObserver* observer) {
+  const std::unique_ptr<FixedStepper> stepper = makeFixedStepper(system, fixedStepperSetup(options));
   RunRecorder recorder(system, options, observer, initial);
   Summary& summary = recorder.summary();
   PhysicalMultiplier physical(system, options);

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "kktdae/core/checks.hpp"
+#include "kktdae/integrators/fixed_stepper.hpp"
 #include "kktdae/simulate/simulate.hpp"
 #include "short_vector_checks.hpp"
 
@@ -203,6 +204,10 @@ std::string firstNonFinite(ConstVectorRef q, ConstVectorRef v);
 /// the summary's notes; returns false (and the failure message) if the projection failed.
 bool projectInitialState(const ConstrainedSystem& system, State& state, const SimulationOptions& options,
                          Summary& summary, std::string& failure, bool force = false);
+
+/// The fixed-step integrator's setup from a run's options: what simulate() and Simulator build
+/// their stepper from.
+FixedStepperSetup fixedStepperSetup(const SimulationOptions& options);
 
 /// The drivers, one per family (simulate() dispatches).
 Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,

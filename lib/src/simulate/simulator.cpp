@@ -25,14 +25,7 @@ struct Simulator::Machinery {
 
   Machinery(const ConstrainedSystem& system, const SimulationOptions& options)
       : physical(system, options), projection_ws(system, options.kkt) {
-    FixedStepperSetup setup;
-    setup.integrator = options.integrator;
-    setup.stabilization = options.stabilization;
-    setup.kkt = options.kkt;
-    setup.controller = options.controller;
-    setup.rattle = options.rattle;
-    setup.generalized_alpha = options.generalized_alpha;
-    stepper = makeFixedStepper(system, setup);
+    stepper = makeFixedStepper(system, detail::fixedStepperSetup(options));
     explicit_stepper = dynamic_cast<detail::ExplicitStepper*>(stepper.get());
   }
 
