@@ -21,9 +21,12 @@
 namespace kktdae::python {
 namespace {
 
-/// One run of a sweep, gathered under the GIL: the model (kept alive by the caller's arguments),
-/// the start and the options, checked before any thread starts.
+/// One run of a sweep, gathered under the GIL: the model, the start and the options, checked
+/// before any thread starts.
 struct SweepInput {
+  /// Holds the model while the GIL is released: the caller's list could drop it meanwhile (another
+  /// Python thread may run then).
+  py::object owner;
   const ConstrainedSystem* system = nullptr;
   State initial;
   SimulationOptions options;
@@ -94,6 +97,7 @@ std::vector<SweepInput> gatherRuns(py::handle system, py::handle initial, py::ha
                            "with multiprocessing: models, options and results pickle)");
     }
     SweepInput& run = runs[i];
+    run.owner = systems[i];
     run.system = &model;
     run.initial = itemAs<State>(initials[i], i, "initial", "a State");
     run.options = itemAs<SimulationOptions>(all_options[i], i, "options", "a SimulationOptions");
