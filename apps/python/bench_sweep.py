@@ -10,7 +10,10 @@ in each repetition so that load on the machine falls on all three alike; medians
     sweep(1)   kktdae.sweep(chain, starts, options, threads=1)
     sweep(N)   kktdae.sweep(chain, starts, options, threads=N)   (N: --threads, default every core)
 
-and checks that the three give the same recorded positions, bit for bit.
+and checks that the three give the same recorded positions, bit for bit. The CPU column is the process's
+CPU time (all its threads): CPU / wall is how many cores the way got. On Linux with autogroup
+scheduling (/proc/sys/kernel/sched_autogroup_enabled = 1), a session gets one share of the cores
+beside other busy sessions, whatever its thread count: there sweep(N) cannot beat the loop.
 Run: PYTHONPATH=build/release/python /usr/bin/python3 apps/python/bench_sweep.py [--threads N] [--record 0]
 """
 import argparse
@@ -43,21 +46,25 @@ def main():
         f"sweep({args.threads})": lambda: kktdae.sweep(chain, starts, options, threads=args.threads, record=record),
     }
     times = {name: [] for name in ways}
+    cpu = {name: [] for name in ways}
     last = {}
     for _ in range(args.repetitions):
         for name, run in ways.items():
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             last[name] = run()
             times[name].append(time.perf_counter() - start)
+            cpu[name].append(time.process_time() - start_cpu)
     if record:
         reference = last["loop"]
         for name, results in last.items():
             assert all(np.array_equal(a.recording.q, b.recording.q) for a, b in zip(results, reference)), name
     median = {name: sorted(t)[len(t) // 2] for name, t in times.items()}
+    median_cpu = {name: sorted(t)[len(t) // 2] for name, t in cpu.items()}
     print(f"{len(starts)} runs of 4000 steps, record={record}, medians of {args.repetitions} interleaved repetitions, "
           f"load {os.getloadavg()[0]:.2f}")
     for name, seconds in median.items():
-        print(f"{name:<12} {seconds * 1e3:9.1f} ms   speedup over the loop {median['loop'] / seconds:5.2f}x")
+        print(f"{name:<12} {seconds * 1e3:9.1f} ms   speedup over the loop {median['loop'] / seconds:5.2f}x   "
+              f"CPU {median_cpu[name] * 1e3:7.1f} ms ({median_cpu[name] / seconds:4.2f} cores)")
 
 
 if __name__ == "__main__":
