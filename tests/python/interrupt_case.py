@@ -37,6 +37,8 @@ CASES = {
     # Python called rarely (an observer at the one output): the GIL is held but no Python runs.
     "cvode_bdf_python_observer": lambda: (*adaptive("cvode_bdf", 6000.0), {"observer": lambda t, q, v, lam: None}),
     # Python called every step from an event's g.
+    # kktdae.sweep: four long C++ runs on two threads, the GIL released for the whole sweep.
+    "sweep_two_threads": lambda: (*chain_run("rk4", dt=1e-5, steps=20_000_000), {"record": False, "sweep": 4}),
     "rattle_python_event": lambda: (*chain_run("rattle", dt=1e-5, steps=10_000_000, events=[
         kktdae.Event(name="never", g=lambda t, q, v, lam: [1.0])]), {"record": False}),
 }
@@ -46,13 +48,20 @@ def main(case):
     system, state, options, extra = CASES[case]()
     report = {"case": case, "raised": None}
     print("ready", flush=True)
+    runs = extra.pop("sweep", 0)
     try:
-        result = kktdae.simulate(system, state, options, **extra)
+        if runs:
+            result = kktdae.sweep(system, [state] * runs, options, threads=2, **extra)[0]
+        else:
+            result = kktdae.simulate(system, state, options, **extra)
         report["status"] = result.summary.status.label
     except KeyboardInterrupt as interrupted:
         report["caught"] = time.monotonic()
         report["raised"] = type(interrupted).__name__
         partial = getattr(interrupted, "result", None)
+        if runs:  # the sweep's results: the first run's below, and every run's status
+            report["statuses"] = [r.summary.status.label for r in partial]
+            partial = partial[0]
         if partial is not None:
             report["status"] = partial.summary.status.label
             report["t_final"] = partial.summary.t_final

@@ -20,6 +20,7 @@ void bindStabilization(py::module_& m);  // Stabilization, projection, Baumgarte
 void bindIntegrators(py::module_& m);    // Integrator, AdaptiveOptions
 void bindEvents(py::module_& m);         // Event (Python g and callback), FiredEvent
 void bindSimulate(py::module_& m);       // SimulationOptions, Summary, Recording, simulate
+void bindSweep(py::module_& m);          // sweep: many runs on the library's threads, the GIL released
 /// SimulationOptions.event_observer (a Python callable), added by bindSimulate() from events_bindings.cpp,
 /// which holds the Python wrappers of the events' callables.
 void bindEventObserver(py::class_<SimulationOptions>& options);

@@ -17,6 +17,7 @@ PYBIND11_MODULE(_kktdae, m) {
   bindMultibody(m);
   bindEvents(m);
   bindSimulate(m);
+  bindSweep(m);
   bindContact(m);
   bindSimulator(m);
   bindExperiments(m);
