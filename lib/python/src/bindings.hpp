@@ -5,6 +5,7 @@
 
 namespace kktdae {
 struct SimulationOptions;
+class TrajectoryRecording;
 }  // namespace kktdae
 
 namespace kktdae::python {
@@ -23,6 +24,9 @@ void bindSimulate(py::module_& m);       // SimulationOptions, Summary, Recordin
 /// SimulationOptions.event_observer (a Python callable), added by bindSimulate() from events_bindings.cpp,
 /// which holds the Python wrappers of the events' callables.
 void bindEventObserver(py::class_<SimulationOptions>& options);
+/// A Recording (simulate_bindings.cpp) of a copy of `recording`'s rows: what Simulator.recording
+/// hands out while its own recording goes on.
+py::object recordingCopy(const TrajectoryRecording& recording);
 void bindContact(py::module_& m);        // joint limits, contact problems, simulate_contact
 void bindSimulator(py::module_& m);      // Simulator, the step-at-a-time run
 void bindExperiments(py::module_& m);    // seed 000's chain comparison

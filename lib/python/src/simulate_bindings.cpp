@@ -149,6 +149,15 @@ SimulationResult runSimulation(const ConstrainedSystem& system, const State& ini
   return result;
 }
 
+}  // namespace
+
+py::object recordingCopy(const TrajectoryRecording& recording) {
+  TrajectoryRecording copy = recording;  // toRecording() moves the buffers out
+  return py::cast(toRecording(copy));
+}
+
+namespace {
+
 void bindSummary(py::module_& m) {
   py::enum_<RunStatus> status(m, "RunStatus", "How a run ended; only SUCCESS is a success.");
   addNamedValues(status, valuesUntilUnknown<RunStatus>());
