@@ -17,6 +17,7 @@
 #include "run_recorder.hpp"
 
 namespace kktdae {
+namespace detail {
 
 /// The recording behind the StateObserver interface: what simulate()'s recording observer does.
 class RecordingObserver final : public StateObserver {
@@ -29,6 +30,8 @@ class RecordingObserver final : public StateObserver {
  private:
   TrajectoryRecording& recording_;
 };
+
+}  // namespace detail
 
 struct Simulator::Machinery {
   const ConstrainedSystem& system;
@@ -53,7 +56,7 @@ struct Simulator::Machinery {
 
   // The run record, made again at every reset.
   std::optional<TrajectoryRecording> recording;
-  std::optional<RecordingObserver> recording_observer;
+  std::optional<detail::RecordingObserver> recording_observer;
   std::optional<detail::RunRecorder> recorder;
   std::optional<detail::SundialsEvents> events;
   Summary counter_base;  // the cumulative counters at the last reset (summary() subtracts them)
