@@ -5,6 +5,7 @@
 
 namespace kktdae {
 struct SimulationOptions;
+class TrajectoryRecording;
 }  // namespace kktdae
 
 namespace kktdae::python {
@@ -24,6 +25,9 @@ void bindSweep(py::module_& m);          // sweep: many runs on the library's th
 /// SimulationOptions.event_observer (a Python callable), added by bindSimulate() from events_bindings.cpp,
 /// which holds the Python wrappers of the events' callables.
 void bindEventObserver(py::class_<SimulationOptions>& options);
+/// A Recording (simulation_result.cpp) of a copy of `recording`'s rows, with `system`'s violation
+/// measure: what Simulator.recording hands out while its own recording goes on.
+py::object recordingCopy(const TrajectoryRecording& recording, const ConstrainedSystem& system);
 void bindContact(py::module_& m);        // joint limits, contact problems, simulate_contact
 void bindSimulator(py::module_& m);      // Simulator, the step-at-a-time run
 void bindExperiments(py::module_& m);    // seed 000's chain comparison

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "arrays.hpp"
+#include "bindings.hpp"
 #include "kktdae/models/pendulum_chain.hpp"
 
 namespace kktdae::python {
@@ -76,6 +77,11 @@ Recording toRecording(TrajectoryRecording& recording, std::string violation_meas
   out.violation = adopt(std::move(recording.violations()), {n});
   out.energy = adopt(std::move(recording.energies()), {n});
   return out;
+}
+
+py::object recordingCopy(const TrajectoryRecording& recording, const ConstrainedSystem& system) {
+  TrajectoryRecording copy = recording;  // toRecording() moves the buffers out
+  return py::cast(toRecording(copy, violationMeasure(system)));
 }
 
 /// How many states a run observes at most: the initial one, every observe_every-th grid point and
