@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 
 namespace kktdae {
+class ConstrainedSystem;
 struct SimulationOptions;
 class TrajectoryRecording;
 }  // namespace kktdae
