@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <random>
+#include <utility>
 
 #include "kktdae/models/pendulum_chain.hpp"
 #include "kktdae/models/spring_chain.hpp"
@@ -18,7 +19,7 @@ using kktdae::testing::randomVector;
 
 namespace {
 
-PendulumChainParams unevenChain() {
+PendulumChainParams declaredUnevenChain() {
   PendulumChainParams params;
   params.masses = {1.0, 1.5, 0.7};
   params.lengths = {0.6, 0.5, 0.4};
@@ -28,18 +29,18 @@ PendulumChainParams unevenChain() {
 
 SpringChain unevenSpringChain() {
   SpringChainParams params;
-  params.chain = unevenChain();
+  params.chain = declaredUnevenChain();
   params.joint_stiffness = 8.0;
   params.joint_damping = 0.3;
   return SpringChain(params);
 }
 
 /// The chain's start at tilt 0.4 moved by up to ±0.1, with random rates and accelerations.
-struct Point {
+struct DeclaredPoint {
   Vector q, v, a, dq, dv;
 };
 
-Point randomPoint(const ConstrainedSystem& model, const State& start, std::mt19937_64& rng) {
+DeclaredPoint randomDeclaredPoint(const ConstrainedSystem& model, const State& start, std::mt19937_64& rng) {
   const int n = model.nq();
   return {start.q + randomVector(rng, n, 0.1), randomVector(rng, n, 1.0), randomVector(rng, n, 2.0),
           randomVector(rng, n, 1.0), randomVector(rng, n, 1.0)};
@@ -75,7 +76,7 @@ std::pair<double, double> forwardAgainstDifferences(const ParametricSystem& mode
 }  // namespace
 
 TEST_CASE("declared parameters: PendulumChain's masses and gravity", "[models][sensitivity]") {
-  const PendulumChain chain(unevenChain());
+  const PendulumChain chain(declaredUnevenChain());
   CHECK(chain.parameterNames() == std::vector<std::string>{"masses[0]", "masses[1]", "masses[2]", "gravity"});
   CHECK(chain.parameterValues() == (Vector(4) << 1.0, 1.5, 0.7, 9.81).finished());
   const auto heavier = chain.withParameterValues((Vector(4) << 1.0, 2.5, 0.7, 3.0).finished());
@@ -89,7 +90,7 @@ TEST_CASE("declared parameters: PendulumChain's masses and gravity", "[models][s
 
   std::mt19937_64 rng(4545);
   for (int trial = 0; trial < 3; ++trial) {
-    const Point x = randomPoint(chain, chain.initialState(0.4), rng);
+    const DeclaredPoint x = randomDeclaredPoint(chain, chain.initialState(0.4), rng);
     const ParameterDerivativeCheck check = checkParameterDerivatives(chain, x.q, x.v, x.a, 0.0, x.dq, x.dv);
     INFO("D " << check.dynamics_parameter_error << ", tangent " << check.tangent_error);
     // M a + h is linear in p, J linear in q and γ quadratic in q̇: differences are exact but for rounding.
@@ -112,7 +113,7 @@ TEST_CASE("declared parameters: SpringChain's masses, gravity, joint stiffness a
                     Contains("joint_stiffness") && Contains("-2"));
   std::mt19937_64 rng(4546);
   for (const double step : {1e-3, 1e-4}) {
-    const Point x = randomPoint(chain, chain.initialState(0.4), rng);
+    const DeclaredPoint x = randomDeclaredPoint(chain, chain.initialState(0.4), rng);
     const ParameterDerivativeCheck check = checkParameterDerivatives(chain, x.q, x.v, x.a, 0.0, x.dq, x.dv, step);
     INFO("step " << step << ": D " << check.dynamics_parameter_error << ", tangent " << check.tangent_error);
     CHECK(check.dynamics_parameter_error < 1e-9);  // linear in p
