@@ -412,6 +412,47 @@ class ModelCheckReport:
 def check_model(system: ConstrainedSystem, states: Optional[Sequence[State]] = None,
                 options: ModelCheckOptions = ...) -> ModelCheckReport: ...
 
+# --- parametric models (docs/sensitivities.md) -------------------------------------------------
+class ParameterDerivativeCheck:
+    dynamics_parameter_error: float
+    constraint_parameter_error: float
+    tangent_error: float
+
+class ParametricSystem(ConstrainedSystem):
+    def np(self) -> int: ...
+    def parameter_names(self) -> List[str]: ...
+    def parameter_values(self) -> Array: ...
+    def parameter_index(self, name: str) -> int: ...
+    def with_parameter_values(self, p: ArrayLike) -> ParametricSystem: ...
+    def with_parameters(self, **values: float) -> ParametricSystem: ...
+    def dynamics_parameter_jacobian(self, q: ArrayLike, v: ArrayLike, a: ArrayLike, t: float = 0.0) -> Array: ...
+    def check_parameter_derivatives(self, q: ArrayLike, v: ArrayLike, a: ArrayLike, t: float, dq: ArrayLike,
+                                    dv: ArrayLike, step: float = 1e-5) -> ParameterDerivativeCheck: ...
+
+class SpringSliderCrankParams:
+    a: float
+    crank_inertia: float
+    rod_mass: float
+    rod_inertia: float
+    stiffness: float
+    damping: float
+    free_length: float
+    force: float
+    def __init__(self, *, a: float = ...,
+                 crank_inertia: float = ...,
+                 rod_mass: float = ...,
+                 rod_inertia: float = ...,
+                 stiffness: float = ...,
+                 damping: float = ...,
+                 free_length: float = ...,
+                 force: float = ...) -> None: ...
+    def validate(self) -> None: ...
+
+class SpringSliderCrank(ParametricSystem):
+    params: SpringSliderCrankParams
+    def __init__(self, params: SpringSliderCrankParams = ...) -> None: ...
+    def initial_state(self) -> State: ...
+
 # --- models -----------------------------------------------------------------------------------
 class PendulumChainParams:
     masses: List[float]
@@ -426,7 +467,7 @@ class PendulumChainParams:
     def uniform(links: int, mass: float = 1.0, length: float = 1.0) -> PendulumChainParams: ...
     def validate(self) -> None: ...
 
-class PendulumChain(ConstrainedSystem):
+class PendulumChain(ParametricSystem):
     # Sizes as numbers that also call: chain.nq == chain.nq() == 6 (kktdae/_sizes.py).
     @property
     def nq(self) -> Size: ...  # type: ignore[override]
@@ -453,7 +494,7 @@ class SpringChainParams:
                  joint_damping: float = ...) -> None: ...
     def validate(self) -> None: ...
 
-class SpringChain(ConstrainedSystem):
+class SpringChain(ParametricSystem):
     # Sizes as numbers that also call: chain.nq == chain.nq() == 6 (kktdae/_sizes.py).
     @property
     def nq(self) -> Size: ...  # type: ignore[override]
@@ -983,6 +1024,93 @@ def simulate(system: ConstrainedSystem, initial: State, options: SimulationOptio
 def sweep(system: Union[ConstrainedSystem, Sequence[ConstrainedSystem]], initial: Union[State, Sequence[State]],
           options: Union[SimulationOptions, Sequence[SimulationOptions]] = ..., *, threads: int = 0,
           record: bool = True) -> List[SimulationResult]: ...
+
+# --- sensitivities (docs/sensitivities.md) -----------------------------------------------------
+class MechanismParameter:
+    name: str
+    kind: str  # 'body_mass', 'body_inertia', 'gravity', 'spring_stiffness', ...
+    element: int
+    component: int
+    value: float
+
+def declared_parameters(mechanism: Mechanism) -> List[MechanismParameter]: ...
+
+class ParametricMechanism(ParametricSystem):
+    mechanism: Mechanism
+    parameters: List[MechanismParameter]
+    def __init__(self, mechanism: Mechanism, names: List[str] = ...) -> None: ...
+
+class SensitivityMethod(_Enum):
+    FORWARD: SensitivityMethod
+    FD: SensitivityMethod
+
+class Integrand:
+    value: Callable[[float, Array, Array, Array, Array], float]
+    gradient: Callable[[float, Array, Array, Array, Array], Tuple[ArrayLike, ArrayLike, ArrayLike, ArrayLike]]
+    def __init__(self, value: Callable[[float, Array, Array, Array, Array], float],
+                 gradient: Callable[[float, Array, Array, Array, Array],
+                                    Tuple[ArrayLike, ArrayLike, ArrayLike, ArrayLike]]) -> None: ...
+
+class InitialStateDirection:
+    name: str
+    dq: Array
+    dv: Array
+    def __init__(self, *, name: str = ...,
+                 dq: ArrayLike = ...,
+                 dv: ArrayLike = ...) -> None: ...
+
+class SensitivityOptions:
+    method: SensitivityMethod
+    integrand: Union[None, str, Integrand]
+    initial_state: List[InitialStateDirection]
+    record_trajectory: bool
+    multiplier_atol: float
+    difference_step: float
+    def __init__(self, *, method: Union[SensitivityMethod, str] = ...,
+                 integrand: Union[None, str, Integrand] = ...,
+                 initial_state: List[InitialStateDirection] = ...,
+                 record_trajectory: bool = ...,
+                 multiplier_atol: float = ...,
+                 difference_step: float = ...) -> None: ...
+    def validate(self) -> None: ...
+
+class SensitivitySummary:
+    status: RunStatus
+    message: str
+    method: SensitivityMethod
+    integrator: Integrator
+    runs: int
+    steps: int
+    residual_evaluations: int
+    sensitivity_residual_evaluations: int
+    jacobian_evaluations: int
+    quadrature_evaluations: int
+    error_test_failures: int
+    convergence_failures: int
+    wall_seconds: float
+    ok: bool
+    def brief_report(self) -> str: ...
+    def __bool__(self) -> bool: ...
+
+class SensitivityResult:
+    summary: SensitivitySummary
+    parameter_names: List[str]
+    column_names: List[str]       # the parameters, then the initial-state directions
+    parameters: Array             # (np,)
+    initial_directions: Array     # (2 nq, directions)
+    times: Array                  # (T,)
+    states: Array                 # (T, n_y), y = (q, v, lam)
+    sensitivities: Array          # (T, n_y, columns)
+    cost: float
+    cost_gradient: Array          # (columns,)
+    cost_derivatives: dict
+    nq: int
+    nc: int
+    exception: Optional[BaseException]
+    def cost_derivative(self, name: str) -> float: ...
+
+def compute_sensitivities(system: ParametricSystem, initial: State, options: SimulationOptions = ...,
+                          sensitivity_options: SensitivityOptions = ...) -> SensitivityResult: ...
 
 # --- contact (docs/contact.md) ----------------------------------------------------------------
 class UnilateralConstraints:

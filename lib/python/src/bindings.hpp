@@ -14,6 +14,7 @@ namespace py = pybind11;
 
 void bindCore(py::module_& m);           // State
 void bindSystem(py::module_& m);         // ConstrainedSystem (subclassable), check_derivatives
+void bindParametricSystem(py::module_& m);  // ParametricSystem, its derivative check, SpringSliderCrank
 void bindModelCheck(py::module_& m);     // check_model, its options, report and findings
 void bindModels(py::module_& m);         // the shipped models and their parameters
 void bindMultibody(py::module_& m);      // MechanismBuilder, Mechanism, assemble
@@ -31,6 +32,7 @@ void bindEventObserver(py::class_<SimulationOptions>& options);
 py::object recordingCopy(const TrajectoryRecording& recording, const ConstrainedSystem& system);
 void bindContact(py::module_& m);        // joint limits, contact problems, simulate_contact
 void bindSimulator(py::module_& m);      // Simulator, the step-at-a-time run
-void bindExperiments(py::module_& m);    // seed 000's chain comparison
+void bindExperiments(py::module_& m);
+void bindSensitivity(py::module_& m);    // ParametricMechanism, SensitivityOptions, compute_sensitivities    // seed 000's chain comparison
 
 }  // namespace kktdae::python

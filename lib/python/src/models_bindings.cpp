@@ -52,10 +52,10 @@ void bindPendulumChain(py::module_& m) {
   defVector3(params, "pivot", &PendulumChainParams::pivot, "Fixed anchor of the first link [m], shape (3,).");
   defRepr(params, {"masses", "lengths", "gravity", "pivot"});
 
-  py::class_<PendulumChain, ConstrainedSystem>(
+  py::class_<PendulumChain, ParametricSystem>(
       m, "PendulumChain",
       "N point masses in 3D (q of size 3N) with φ_k = ½(|d_k|² − L_k²), d_k = p_k − p_{k−1}; gravity along −y.\n"
-      "λ_k [N/m]: the force on particle k from link k is λ_k d_k.")
+      "λ_k [N/m]: the force on particle k from link k is λ_k d_k. Parameters 'masses[k]', 'gravity'.")
       .def(py::init<PendulumChainParams>(), py::arg("params"), "Raises ValueError for invalid parameters.")
       .def(py::init([](int links, double mass, double length) {
              return PendulumChain(PendulumChainParams::uniform(links, mass, length));
@@ -100,10 +100,11 @@ void bindSpringChain(py::module_& m) {
       .def("validate", &SpringChainParams::validate, "Raises ValueError naming the first bad field.");
   defRepr(params, {"chain", "joint_stiffness", "joint_damping"});
 
-  py::class_<SpringChain, ConstrainedSystem>(
+  py::class_<SpringChain, ParametricSystem>(
       m, "SpringChain",
       "A PendulumChain with V += ½ k Σ θ_j² and Rayleigh damping ½ c Σ θ̇_j² over the relative angles θ_j of\n"
-      "neighbouring links in the x–y plane: the force-stiff chain (docs/integrators.md).")
+      "neighbouring links in the x–y plane: the force-stiff chain (docs/integrators.md). Parameters 'masses[k]',\n"
+      "'gravity', 'joint_stiffness', 'joint_damping'.")
       .def(py::init<SpringChainParams>(), py::arg("params"), "Raises ValueError for invalid parameters.")
       .def("initial_state", &SpringChain::initialState, py::arg("tilt"),
            "The straight chain (the springs' rest shape) rotated `tilt` rad below +x, at rest, t = 0.")

@@ -12,6 +12,7 @@ PYBIND11_MODULE(_kktdae, m) {
   bindStabilization(m);
   bindKkt(m);
   bindSystem(m);
+  bindParametricSystem(m);
   bindModelCheck(m);
   bindModels(m);
   bindMultibody(m);
@@ -21,4 +22,5 @@ PYBIND11_MODULE(_kktdae, m) {
   bindContact(m);
   bindSimulator(m);
   bindExperiments(m);
+  bindSensitivity(m);
 }
