@@ -91,11 +91,17 @@ TEST_CASE("multibody heavy top: every integrator runs the directors' constant M"
   }
 }
 
-TEST_CASE("multibody heavy top: as a free flat body its M is singular, the block form runs it and Schur refuses it",
-          "[multibody][heavy_top][singular_mass]") {
-  // The benchmark's body is a flat disc (J1 + J3 = J2): about its centre of mass J_bar_2 = 0, so
-  // a free body in directors has M singular, positive definite only on null(J) once the
-  // spherical joint and the orthonormality rows hold it.
+namespace {
+
+/// The heavy top's body as a free body (coordinates about its centre of mass) on a spherical
+/// joint: a flat disc, so its M in directors is singular.
+struct FreeFlatHeavyTop {
+  HeavyTopParams params;
+  Mechanism mechanism;
+  int top = 0;
+};
+
+FreeFlatHeavyTop freeFlatHeavyTop() {
   const HeavyTopParams params;
   MechanismBuilder builder("free_flat_top");
   SpatialBodyParams body;
@@ -105,7 +111,20 @@ TEST_CASE("multibody heavy top: as a free flat body its M is singular, the block
   const int top = builder.addSpatialBody("top", body, Eigen::Vector3d::Zero(), Eigen::Matrix3d::Identity());
   builder.addJoint("pivot", JointKind::Spherical, MechanismBuilder::kGround, Frame{}, top, Frame{});
   builder.setGravity(params.gravity);
-  const Mechanism m = builder.build();
+  return {params, builder.build(), top};
+}
+
+}  // namespace
+
+TEST_CASE("multibody heavy top: as a free flat body its M is singular, the block form runs it and Schur refuses it",
+          "[multibody][heavy_top][singular_mass]") {
+  // The benchmark's body is a flat disc (J1 + J3 = J2): about its centre of mass J_bar_2 = 0, so
+  // a free body in directors has M singular, positive definite only on null(J) once the
+  // spherical joint and the orthonormality rows hold it.
+  const FreeFlatHeavyTop flat = freeFlatHeavyTop();
+  const HeavyTopParams& params = flat.params;
+  const Mechanism& m = flat.mechanism;
+  const int top = flat.top;
   CHECK(m.massStructure() == MassStructure::General);
   State start{0.0, m.builtConfiguration(), Vector::Zero(m.nq())};
   m.setBodyVelocity(top, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), HeavyTop::kInitialAngularVelocity, start.q,
@@ -140,16 +159,10 @@ TEST_CASE("multibody heavy top: generalized-alpha and HHT run the free flat body
   // The same body as above: M in directors has J_bar_2 = 0 on the diagonal. The Newton
   // iteration matrix [M + beta' K + gamma' C, -J^T; J, 0] is regular (M is positive definite on
   // null(J)), so the methods apply; only the residual's scaling must not divide by M_ii.
-  const HeavyTopParams params;
-  MechanismBuilder builder("free_flat_top");
-  SpatialBodyParams body;
-  body.mass = params.mass;
-  body.centre_of_mass = params.centre_of_mass;
-  body.inertia = params.inertia_centre.asDiagonal();
-  const int top = builder.addSpatialBody("top", body, Eigen::Vector3d::Zero(), Eigen::Matrix3d::Identity());
-  builder.addJoint("pivot", JointKind::Spherical, MechanismBuilder::kGround, Frame{}, top, Frame{});
-  builder.setGravity(params.gravity);
-  const Mechanism m = builder.build();
+  const FreeFlatHeavyTop flat = freeFlatHeavyTop();
+  const HeavyTopParams& params = flat.params;
+  const Mechanism& m = flat.mechanism;
+  const int top = flat.top;
   Matrix M(m.nq(), m.nq());
   State start{0.0, m.builtConfiguration(), Vector::Zero(m.nq())};
   m.massMatrix(start.q, M);
