@@ -127,9 +127,10 @@ TEST_CASE("sensitivity: s(t), lambda rows included, against a tight run of the o
 }
 
 TEST_CASE("sensitivity: along initial-state directions, projected onto the manifolds' tangent spaces", "[sensitivity][sundials]") {
-  // Measured at rtol 1e-10 against ida_index1 at 1e-12 (t = 0…3 s): forward within 6e-9 (q, v)
-  // and 5e-8 (λ), dG within 2.5e-9; central differences (the start moved by ±δ and projected
-  // back) within 3e-6, 3.2e-5 and 4.8e-6. The bounds are 5 to 10 times those.
+  // Measured at rtol 1e-10 against ida_index1 at 1e-12 (t = 0…3 s, all four columns): forward
+  // within 5.8e-9 (q, v) and 1.1e-8 (the physical λ; IDAS's own was 5e-8 off), dG within 3.9e-9,
+  // on ida_ggl, ida_index1 and cvode_bdf; central differences (the start moved by ±δ and
+  // projected back) within 3e-6, 6.7e-6 and 4.8e-6. The bounds are 5 to 10 times those.
   const SpringSliderCrank model;
   SensitivityOptions forward = kineticEnergyCost(model, SensitivityMethod::Forward);
   forward.record_trajectory = true;
@@ -151,11 +152,12 @@ TEST_CASE("sensitivity: along initial-state directions, projected onto the manif
   CHECK((d.col(0) - (Vector(6) << 0.8, -0.4, 0, 0, 0, 0).finished()).cwiseAbs().maxCoeff() < 1e-15);
   CHECK((d.col(1) - (Vector(6) << 0, 0, 0, 0.8, -0.4, 0).finished()).cwiseAbs().maxCoeff() < 1e-15);
   CHECK(reference.sensitivities.front().block(0, 2, 6, 2) == d);
-  for (const Integrator integrator : {Integrator::IdaGgl, Integrator::IdaIndex1}) {
+  for (const Integrator integrator : {Integrator::IdaGgl, Integrator::IdaIndex1, Integrator::CvodeBdf}) {
     INFO(toString(integrator));
     SimulationOptions options = tight;
     options.integrator = integrator;
     options.adaptive.rtol = options.adaptive.atol = 1e-10;
+    if (integrator == Integrator::CvodeBdf) options.stabilization = Stabilization::baumgarte(kCvodeGain, kCvodeGain);
     SensitivityOptions differences = forward;
     differences.method = SensitivityMethod::CentralDifferences;
     const SensitivityResult f = computeSensitivities(model, model.initialState(), options, forward);
@@ -172,9 +174,9 @@ TEST_CASE("sensitivity: along initial-state directions, projected onto the manif
       const Matrix s_c = c.sensitivities[k].rightCols(2);
       INFO("t = " << f.times[k] << "\nreference\n" << s_ref << "\nforward\n" << s_f << "\ncentral differences\n" << s_c);
       CHECK((s_f - s_ref).topRows(6).cwiseAbs().maxCoeff() < 3e-8);
-      CHECK((s_f - s_ref).bottomRows(2).cwiseAbs().maxCoeff() < 3e-7);
+      CHECK((s_f - s_ref).bottomRows(2).cwiseAbs().maxCoeff() < 1e-7);
       CHECK((s_c - s_ref).topRows(6).cwiseAbs().maxCoeff() < 2e-5);
-      CHECK((s_c - s_ref).bottomRows(2).cwiseAbs().maxCoeff() < 2e-4);
+      CHECK((s_c - s_ref).bottomRows(2).cwiseAbs().maxCoeff() < 5e-5);
     }
     CHECK(std::abs(f.costDerivative("crank_rate0") - reference.costDerivative("crank_rate0")) < 1e-8);
     CHECK((f.cost_gradient - reference.cost_gradient).cwiseAbs().maxCoeff() < 1e-8);
