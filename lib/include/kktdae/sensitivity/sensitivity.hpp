@@ -47,6 +47,8 @@ std::string_view toString(SensitivityMethod method);
 SensitivityMethod parseSensitivityMethod(const std::string& text);
 
 /// The integrand g(t, q, v, λ, p) of G = ∫ g dt and its gradient. Both functions are required.
+/// λ is the multiplier the result's λ rows hold (SensitivityResult::observed_multiplier); when
+/// g_λ ≠ 0, dG/dp uses that λ's exact sensitivity.
 struct Integrand {
   /// g at (t, q, v, λ, p). Sizes: q, v nq; lambda nc; p np.
   std::function<double(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda, ConstVectorRef p)>
@@ -81,7 +83,7 @@ struct SensitivityOptions {
   SensitivityMethod method = SensitivityMethod::Forward;  ///< forward sensitivities or central differences
   /// G = ∫ g dt over the run, with dG/dp. Empty functions: no quadrature.
   Integrand integrand;
-  /// The absolute tolerance [their units] of λ (and GGL's μ) in the Newton convergence test of
+  /// IDAS runs: the absolute tolerance [their units] of λ (and GGL's μ) in the Newton convergence test of
   /// every run here (they stay out of the error test). 0, the default, uses max(adaptive.atol,
   /// 1e-11). Plain ida_ggl runs weigh them with adaptive.ggl_multiplier_atol (1 by default)
   /// instead; that costs s digits and steps, since s_q̇ depends on s_λ directly (slider-crank,
