@@ -1,4 +1,4 @@
-"""One run of kktdae.simulate for test_interrupt.py, in a process of its own (so that a KeyboardInterrupt
+"""One run of kktdae.simulate (or compute_sensitivities) for test_interrupt.py, in a process of its own (so that a KeyboardInterrupt
 that arrives late, or never, cannot reach the test runner). It prints "ready" when the run starts;
 the test sends SIGINT from outside (a Python thread could not: a run that holds the GIL without
 calling Python lets no thread run) and reads one JSON line: what the caller saw (the exception's
@@ -36,9 +36,14 @@ CASES = {
     "ida_ggl": lambda: (*adaptive("ida_ggl", 1000.0), {}),
     # Python called rarely (an observer at the one output): the GIL is held but no Python runs.
     "cvode_bdf_python_observer": lambda: (*adaptive("cvode_bdf", 6000.0), {"observer": lambda t, q, v, lam: None}),
+    # kktdae.sweep: four long C++ runs on two threads, the GIL released for the whole sweep.
+    "sweep_two_threads": lambda: (*chain_run("rk4", dt=1e-5, steps=20_000_000), {"record": False, "sweep": 4}),
     # Python called every step from an event's g.
     "rattle_python_event": lambda: (*chain_run("rattle", dt=1e-5, steps=10_000_000, events=[
         kktdae.Event(name="never", g=lambda t, q, v, lam: [1.0])]), {"record": False}),
+    # compute_sensitivities: IDAS with the sensitivity systems, the GIL released (one output at the end).
+    "sensitivities_ida_ggl": lambda: (kktdae.SpringSliderCrank(), kktdae.SpringSliderCrank().initial_state(),
+                                      adaptive("ida_ggl", 1e5)[2], {"sensitivities": True}),
 }
 
 
@@ -46,18 +51,31 @@ def main(case):
     system, state, options, extra = CASES[case]()
     report = {"case": case, "raised": None}
     print("ready", flush=True)
+    runs = extra.pop("sweep", 0)
+    sensitivities = extra.pop("sensitivities", False)
     try:
-        result = kktdae.simulate(system, state, options, **extra)
+        if runs:
+            result = kktdae.sweep(system, [state] * runs, options, threads=2, **extra)[0]
+        elif sensitivities:
+            result = kktdae.compute_sensitivities(system, state, options)
+        else:
+            result = kktdae.simulate(system, state, options, **extra)
         report["status"] = result.summary.status.label
     except KeyboardInterrupt as interrupted:
         report["caught"] = time.monotonic()
         report["raised"] = type(interrupted).__name__
         partial = getattr(interrupted, "result", None)
+        if runs:  # the sweep's results: the first run's below, and every run's status
+            report["statuses"] = [r.summary.status.label for r in partial]
+            partial = partial[0]
         if partial is not None:
             report["status"] = partial.summary.status.label
-            report["t_final"] = partial.summary.t_final
             report["message"] = partial.summary.message
-            report["recorded"] = None if partial.recording is None else len(partial.recording)
+            if sensitivities:  # the times recorded before the signal (none with one output at the end)
+                report["t_final"] = float(partial.times[-1]) if len(partial.times) else state.t
+            else:
+                report["t_final"] = partial.summary.t_final
+                report["recorded"] = None if partial.recording is None else len(partial.recording)
     report["ended"] = time.monotonic()
     print(json.dumps(report), flush=True)
 

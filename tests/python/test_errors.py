@@ -72,3 +72,27 @@ def test_state_arrays_are_read_only_copies(state):
     moved = state.copy()
     moved.q = state.q + 1.0
     np.testing.assert_array_equal(moved.q, state.q + 1.0)
+
+
+def test_a_run_of_unsaid_length_is_refused(chain, state):
+    with pytest.raises(ValueError, match="neither steps nor end_time"):
+        kktdae.simulate(chain, state, kktdae.SimulationOptions(integrator="rk4"))
+    with pytest.raises(ValueError, match="neither steps nor end_time"):
+        kktdae.simulate(chain, state)
+    assert kktdae.simulate(chain, state, kktdae.SimulationOptions(end_time=0.05)).summary.steps == 10
+
+
+@pytest.mark.parametrize("method, returned, expected", [
+    ("nq", 6.0, r"FloatSizes\.nq\(\) must return int, got float 6\.0"),
+    ("name", 3, r"FloatSizes\.name\(\) must return str, got int 3"),
+    ("mass_structure", "diagonal", r"FloatSizes\.mass_structure\(\) must return MassStructure, got str 'diagonal'"),
+])
+def test_a_python_model_returning_the_wrong_type_names_the_method_the_type_and_the_value(state, method, returned,
+                                                                                          expected):
+    from py_models import PyPendulumChain
+
+    class FloatSizes(PyPendulumChain):
+        pass
+    setattr(FloatSizes, method, lambda self: returned)
+    with pytest.raises(TypeError, match=expected):
+        kktdae.simulate(FloatSizes(2), state, kktdae.SimulationOptions(steps=2))

@@ -1,6 +1,7 @@
 """Ctrl-C during kktdae.simulate: KeyboardInterrupt in the caller within 0.5 s of SIGINT, for every kind of
 run (a C++ model with the GIL released, a Python model, Python called rarely or every step; fixed-step,
-CVODE and IDA with one output interval as long as the run), with the partial result on the exception.
+CVODE and IDA with one output interval as long as the run; kktdae.sweep on two threads), with the partial result
+on the exception.
 Each case runs in its own process (interrupt_case.py), which gets the signal 1 s after it starts its
 run; runs that would take 8-30 s end about then."""
 import json
@@ -49,3 +50,6 @@ def test_sigint_raises_keyboard_interrupt_in_the_caller_promptly_with_the_partia
     assert report["status"] == "interrupted", report
     assert report["t_final"] < 100.0, report
     assert "interrupted" in report["message"], report
+    if "statuses" in report:  # a sweep: two runs were going, two had not begun; all four end interrupted
+        assert report["statuses"] == ["interrupted"] * 4, report
+

@@ -135,3 +135,74 @@ def test_test_set_cases_come_with_their_model_and_a_consistent_start(name, nq, n
 def test_test_set_case_refuses_an_unknown_name():
     with pytest.raises(ValueError, match="unknown name 'squeezer'.*andrews, caraxis, heavy_top, andrews_bodies"):
         kktdae.test_set_case("squeezer")
+
+
+@pytest.mark.parametrize("name", ["andrews", "caraxis"])
+def test_a_test_set_run_is_scored_against_the_cases_own_reference(name):
+    case = kktdae.test_set_case(name)
+    reference = case["reference"]
+    assert reference["t_end"] == case["t_end"] and "IVP Test Set" in reference["source"]
+    assert reference["published"] and {"solver", "tolerance", "scd"} <= set(reference["published"][0])
+    k = case["scored_components"]
+    np.testing.assert_array_equal(case["scored_reference"], reference["q"][:k])
+    # IDA with GGL at 1e-8 to t_end: the Test Set's solvers score about as many digits at that tolerance.
+    options = kktdae.SimulationOptions(integrator="ida_ggl", dt=case["t_end"], end_time=case["t_end"],
+                                       adaptive=kktdae.AdaptiveOptions(rtol=1e-8, atol=1e-8))
+    end = kktdae.simulate(case["system"], case["start"], options).recording.q[-1]
+    scd = kktdae.significant_correct_digits(case["scored_values"](end), case["scored_reference"])
+    assert 5.0 < scd < 12.0, scd
+    # scd is −log10 of the worst relative error: a reference moved by 1e-6 relative scores 6 digits.
+    moved = case["scored_reference"] * (1.0 + 1e-6)
+    assert kktdae.significant_correct_digits(moved, case["scored_reference"]) == pytest.approx(6.0, abs=1e-6)
+    assert kktdae.significant_correct_digits(case["scored_reference"], case["scored_reference"]) == np.inf
+
+
+def test_heavy_tops_score_is_its_displacement():
+    case = kktdae.test_set_case("heavy_top")
+    assert case["scored_name"] == "displacement" and case["scored_reference"].shape == (3,)
+    start = case["start"]
+    # At the start the displacement R X − X is zero.
+    np.testing.assert_allclose(case["scored_values"](start.q), np.zeros(3), atol=1e-15)
+
+
+def test_shipped_models_read_their_sizes_as_numbers_and_as_methods():
+    chain = kktdae.PendulumChain(2)
+    assert (chain.nq, chain.nc, chain.nu) == (6, 2, 0) and (chain.nq(), chain.nc(), chain.nu()) == (6, 2, 0)
+    assert isinstance(chain.nq, int) and np.zeros(chain.nq).shape == (6,) and repr(chain.nq) == "6"
+    with pytest.raises(AttributeError):
+        chain.nq = 7
+    four = kktdae.FourBar()
+    assert (four.nq, four.nc, four.nu) == (3, 2, 1)
+    top = kktdae.test_set_case("heavy_top")["system"]
+    assert (top.nq, top.nc) == (9, 6)
+
+
+def test_state_takes_the_chapters_particle_arrays():
+    chain = kktdae.PendulumChain(2)
+    q = np.array([[1.0, -0.01, 0.0], [2.0, -0.02, 0.0]])  # the chapter's (N, 3): one row per particle
+    v = np.array([[0.0, 0.1, 0.0], [0.0, 0.2, 0.0]])
+    state = kktdae.State(q, v)
+    np.testing.assert_array_equal(state.q, q.ravel())
+    np.testing.assert_array_equal(state.v, v.ravel())
+    assert state.q.shape == (6,) and chain.link_length_violation(state.q) == chain.link_length_violation(q.ravel())
+    with pytest.raises(ValueError, match=r"State: q must have shape \(nq,\) or \(N, 3\), got \(3, 2\)"):
+        kktdae.State(q.T)
+    with pytest.raises(ValueError, match=r"State: v must have shape \(6,\) or \(2, 3\), got \(3, 3\)"):
+        kktdae.State(q, np.zeros((3, 3)))
+
+
+def test_the_recordings_violation_names_its_measure_and_the_chapters_is_offered():
+    chain = kktdae.PendulumChain(2)
+    run = kktdae.simulate(chain, chain.initial_state(0.0137), kktdae.SimulationOptions(steps=4000))
+    rec = run.recording
+    assert "‖φ(q, t)‖∞" in rec.violation_measure and "m²" in rec.violation_measure
+    assert "link_length_violation" in rec.violation_measure
+    # Both measures from the positions, in numpy: φ_k = ½(|d_k|² − L_k²) [m²] and | |d_k| − L_k | [m].
+    p = rec.q.reshape(len(rec), 2, 3)
+    d = np.linalg.norm(np.diff(np.concatenate([np.zeros((len(rec), 1, 3)), p], axis=1), axis=1), axis=2)
+    np.testing.assert_allclose(rec.violation, np.max(np.abs(0.5 * (d ** 2 - 1.0)), axis=1), rtol=1e-12, atol=1e-15)
+    length_error = chain.link_length_violation(rec.q)
+    assert length_error.shape == (len(rec),)
+    np.testing.assert_allclose(length_error, np.max(np.abs(d - 1.0), axis=1), rtol=1e-12, atol=1e-15)
+    # Stretched links: ½(|d|² − 1) = e(1 + e/2) for a length error e, so the m² figure is the larger.
+    assert rec.violation.max() > 1.1 * length_error.max() > 0.1

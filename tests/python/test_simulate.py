@@ -135,3 +135,23 @@ def test_options_take_keywords_enums_and_names():
     assert "RunStatus" in repr(kktdae.RunStatus.SUCCESS)
     # The enum members follow the library's list: every integrator it has, none missing.
     assert [i.label for i in kktdae.all_integrators()] == [m.label for m in kktdae.Integrator.__members__.values()]
+
+
+def test_a_recording_is_indexed_sliced_and_iterated_like_a_sequence_of_states(chain, state):
+    rec = kktdae.simulate(chain, state, kktdae.SimulationOptions(steps=20)).recording
+    first, last = rec[0], rec[-1]
+    assert isinstance(first, kktdae.RecordedState) and first.t == 0.0 and last.t == rec.t[-1]
+    np.testing.assert_array_equal(rec[5].q, rec.q[5])
+    np.testing.assert_array_equal(rec[5].lam, rec.lam[5])
+    assert (rec[5].violation, rec[5].energy) == (rec.violation[5], rec.energy[5])
+    t, q, v, lam, violation, energy = rec[3]
+    assert t == rec.t[3]
+    every_fifth = rec[::5]
+    assert isinstance(every_fifth, kktdae.Recording) and len(every_fifth) == 5
+    np.testing.assert_array_equal(every_fifth.q, rec.q[::5])
+    assert every_fifth.violation_measure == rec.violation_measure
+    assert [s.t for s in rec] == list(rec.t) and len(list(rec)) == len(rec) == 21
+    with pytest.raises(IndexError, match="index 21 out of range for a recording of 21 states"):
+        rec[21]
+    with pytest.raises(TypeError, match="integers or slices, got str"):
+        rec["q"]

@@ -1,5 +1,6 @@
-"""kktdae.Simulator: the step-at-a-time run lands on simulate()'s observed states bit for bit, keeps
-the last good state when a step fails, copies, and refuses what it does not do by name."""
+"""kktdae.Simulator: the step-at-a-time run lands on simulate()'s observed states bit for bit (fixed-step
+and adaptive integrators, events and the recording included), keeps the last good state when a step
+fails, copies, and refuses what simulate() refuses with the same words."""
 import copy
 
 import numpy as np
@@ -120,10 +121,67 @@ def test_what_simulate_refuses_the_simulator_refuses_with_the_same_words(chain, 
     assert str(too.value) == str(refused.value)
 
 
-@pytest.mark.parametrize("name", ["cvode_bdf", "cvode_adams", "ida_index1", "ida_ggl"])
-def test_adaptive_integrators_are_refused_by_name(chain, state, name):
-    with pytest.raises(ValueError, match=f"integrator: {name} is adaptive"):
-        kktdae.Simulator(chain, state, kktdae.SimulationOptions(integrator=name))
+@pytest.mark.parametrize("integrator,stabilization", [("cvode_adams", "critical"), ("ida_ggl", None),
+                                                       ("cvode_bdf", "project")])
+def test_adaptive_advance_to_over_simulates_grid_reproduces_states_and_recording_bit_for_bit(
+        chain, state, integrator, stabilization):
+    law = {"critical": kktdae.Stabilization.critical(20.0), "project": kktdae.Stabilization.projection(),
+           None: kktdae.Stabilization.none()}[stabilization]
+    options = kktdae.SimulationOptions(integrator=integrator, dt=0.01, steps=50, stabilization=law,
+                                       adaptive=kktdae.AdaptiveOptions(rtol=1e-8, atol=1e-10))
+    result = kktdae.simulate(chain, state, options)
+    rec = result.recording
+    sim = kktdae.Simulator(chain, state, options, record=True)
+    for i in range(1, len(rec)):
+        assert sim.advance_to(rec.t[i]) == kktdae.RunStatus.SUCCESS
+        assert_same_bits(sim, rec, i)
+    mine = sim.recording
+    for field in ("t", "q", "v", "lam", "violation", "energy"):
+        assert np.array_equal(getattr(mine, field), getattr(rec, field)), field
+    assert sim.steps == result.summary.steps == sim.summary.steps
+    assert sim.summary.rhs_evaluations == result.summary.rhs_evaluations
+
+
+def test_adaptive_step_is_one_internal_step_and_a_copy_restarts_the_solver(chain, state):
+    options = kktdae.SimulationOptions(integrator="cvode_bdf", dt=0.01,
+                                       adaptive=kktdae.AdaptiveOptions(rtol=1e-8, atol=1e-10))
+    sim = kktdae.Simulator(chain, state, options)
+    times = []
+    for k in range(1, 21):
+        assert sim.step() == kktdae.RunStatus.SUCCESS and sim.steps == k
+        times.append(sim.t)
+    assert all(a < b for a, b in zip(times, times[1:]))
+    twin = sim.copy()                      # SUNDIALS memory is not cloned: the twin restarts there
+    assert twin.t == sim.t and twin.steps == 0
+    sim.advance_to(0.5)
+    twin.advance_to(0.5)
+    assert np.max(np.abs(twin.q - sim.q)) < 1e-6 and not np.array_equal(twin.q, sim.q)
+
+
+@pytest.mark.parametrize("integrator", ["rk4", "cvode_adams"])
+def test_events_are_located_as_simulate_locates_them_and_a_stop_event_stops_it(integrator):
+    chain = kktdae.PendulumChain(1)
+    start = chain.initial_state(0.0)          # released from horizontal: x = 0 at T/4 and 3T/4
+    vertical = kktdae.Event(name="vertical", g=lambda t, q, v, lam: [q[0]])
+    back = kktdae.Event(name="back", g=lambda t, q, v, lam: [q[0]], direction="rising", action="stop")
+    options = kktdae.SimulationOptions(integrator=integrator, dt=0.005, steps=400, events=[vertical, back],
+                                       adaptive=kktdae.AdaptiveOptions(rtol=1e-9, atol=1e-11))
+    result = kktdae.simulate(chain, start, options)
+    assert result.summary.status == kktdae.RunStatus.STOPPED_BY_EVENT
+    sim = kktdae.Simulator(chain, start, options, record=True)
+    status = kktdae.RunStatus.SUCCESS
+    for t in options.dt * np.arange(1, 401):
+        status = sim.advance_to(t)
+        if status != kktdae.RunStatus.SUCCESS:
+            break
+    assert status == sim.status == kktdae.RunStatus.STOPPED_BY_EVENT and sim.message == result.summary.message
+    assert [(e.name, e.time, e.step) for e in sim.events] == [(e.name, e.time, e.step) for e in result.summary.events]
+    assert np.array_equal(sim.events[-1].q, result.summary.events[-1].q)
+    assert sim.t == sim.events[-1].time and np.array_equal(sim.q, sim.events[-1].q)
+    assert np.array_equal(sim.recording.q, result.recording.q) and np.array_equal(sim.recording.t, result.recording.t)
+    assert sim.step() == kktdae.RunStatus.STOPPED_BY_EVENT           # stopped until reset
+    sim.reset(sim.get_state())
+    assert sim.status == kktdae.RunStatus.SUCCESS and sim.events == [] and len(sim.recording) == 1
 
 
 def test_bad_times_and_states_raise_naming_them(chain, state):

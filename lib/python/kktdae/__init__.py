@@ -7,12 +7,17 @@ ConstrainedSystem (a Python class can too); simulate() runs one and returns the 
 Recording filled inside C++. docs/python.md is the guide.
 """
 from ._kktdae import *  # noqa: F401,F403  (the extension module defines __all__-worthy names only)
-from . import _kktdae, _overrides
+from . import _kktdae, _model_pickling, _overrides, _recording, _sizes
 from ._model_wrapper import ModelWrapper
+from ._recording import RecordedState
+from ._sizes import Size
 
 __version__ = "0.1.0"
 
 _overrides.install()
+_model_pickling.install()
+_recording.install()
+_sizes.install(_overrides._SHIPPED)
 
 
 class SimulationError(RuntimeError):
@@ -66,4 +71,4 @@ def _raise_on_failure(self):
 
 _kktdae.SimulationResult.raise_on_failure = _raise_on_failure
 
-__all__ = [name for name in dir(_kktdae) if not name.startswith("_")] + ["SimulationError", "ModelWrapper"]
+__all__ = [name for name in dir(_kktdae) if not name.startswith("_")] + ["SimulationError", "ModelWrapper", "RecordedState", "Size"]

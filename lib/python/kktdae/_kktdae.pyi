@@ -1,9 +1,12 @@
 """Type stub of kktdae's extension module (written by hand to match lib/python/src/*_bindings.cpp;
 docstrings live in the module itself: help(kktdae.simulate))."""
-from typing import Callable, Iterable, List, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Generic, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union, overload
 
 import numpy as np
 import numpy.typing as npt
+
+from kktdae._recording import RecordedState
+from kktdae._sizes import Size
 
 ArrayLike = npt.ArrayLike
 Array = npt.NDArray[np.float64]
@@ -17,6 +20,18 @@ class _Enum:
     def __int__(self) -> int: ...
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
+
+_Get = TypeVar("_Get")
+_Set = TypeVar("_Set")
+
+class _Field(Generic[_Get, _Set]):
+    """A field read as _Get and assigned from the wider _Set, as the binding's setter converts: an enum
+    from its label (opts.integrator = "rk4"), an array from any array-like. Reading gives _Get."""
+    @overload
+    def __get__(self, instance: None, owner: type) -> _Field[_Get, _Set]: ...
+    @overload
+    def __get__(self, instance: object, owner: type) -> _Get: ...
+    def __set__(self, instance: object, value: _Set) -> None: ...
 
 # --- core -------------------------------------------------------------------------------------
 class State:
@@ -56,14 +71,14 @@ class NewtonMatrix(_Enum):
 class AdaptiveOptions:
     rtol: float
     atol: float
-    atol_per_component: Array
+    atol_per_component: _Field[Array, ArrayLike]
     ggl_multiplier_atol: float
     max_step: float
     max_steps: int
     initial_step: float
     stop_at_outputs: bool
-    linear_solver: NewtonLinearSolver
-    newton_matrix: NewtonMatrix
+    linear_solver: _Field[NewtonLinearSolver, Union[NewtonLinearSolver, str]]
+    newton_matrix: _Field[NewtonMatrix, Union[NewtonMatrix, str]]
     krylov_dimension: int
     def __init__(self, *, rtol: float = ...,
                  atol: float = ...,
@@ -100,10 +115,10 @@ class GeneralizedAlphaOptions:
     hht_alpha: float
     newton_tolerance: float
     newton_max_iterations: int
-    jacobian_reuse: JacobianReuse
+    jacobian_reuse: _Field[JacobianReuse, Union[JacobianReuse, str]]
     slow_convergence_ratio: float
     max_step_halvings: int
-    iteration_matrix: IterationMatrix
+    iteration_matrix: _Field[IterationMatrix, Union[IterationMatrix, str]]
     def __init__(self, *, rho_inf: float = ...,
                  hht_alpha: float = ...,
                  newton_tolerance: float = ...,
@@ -147,7 +162,7 @@ class Stabilization:
         NONE: Stabilization.Kind
         BAUMGARTE: Stabilization.Kind
         SOFT: Stabilization.Kind
-    kind: Stabilization.Kind
+    kind: _Field[Stabilization.Kind, Union[Stabilization.Kind, str]]
     alpha: float
     beta: float
     soft: SoftConstraint
@@ -250,13 +265,13 @@ class KktStatus(_Enum):
     NON_FINITE: KktStatus
 
 class KktOptions:
-    form: KktForm
+    form: _Field[KktForm, Union[KktForm, str]]
     min_rcond: float
     estimate_condition: bool
-    rank_deficiency: RankDeficiencyPolicy
+    rank_deficiency: _Field[RankDeficiencyPolicy, Union[RankDeficiencyPolicy, str]]
     rank_tolerance: float
     regularization: float
-    path: KktPath
+    path: _Field[KktPath, Union[KktPath, str]]
     sparse_min_coordinates: int
     def __init__(self, *, form: Union[KktForm, str] = ...,
                  min_rcond: float = ...,
@@ -397,12 +412,53 @@ class ModelCheckReport:
 def check_model(system: ConstrainedSystem, states: Optional[Sequence[State]] = None,
                 options: ModelCheckOptions = ...) -> ModelCheckReport: ...
 
+# --- parametric models (docs/sensitivities.md) -------------------------------------------------
+class ParameterDerivativeCheck:
+    dynamics_parameter_error: float
+    constraint_parameter_error: float
+    tangent_error: float
+
+class ParametricSystem(ConstrainedSystem):
+    def np(self) -> int: ...
+    def parameter_names(self) -> List[str]: ...
+    def parameter_values(self) -> Array: ...
+    def parameter_index(self, name: str) -> int: ...
+    def with_parameter_values(self, p: ArrayLike) -> ParametricSystem: ...
+    def with_parameters(self, **values: float) -> ParametricSystem: ...
+    def dynamics_parameter_jacobian(self, q: ArrayLike, v: ArrayLike, a: ArrayLike, t: float = 0.0) -> Array: ...
+    def check_parameter_derivatives(self, q: ArrayLike, v: ArrayLike, a: ArrayLike, t: float, dq: ArrayLike,
+                                    dv: ArrayLike, step: float = 1e-5) -> ParameterDerivativeCheck: ...
+
+class SpringSliderCrankParams:
+    a: float
+    crank_inertia: float
+    rod_mass: float
+    rod_inertia: float
+    stiffness: float
+    damping: float
+    free_length: float
+    force: float
+    def __init__(self, *, a: float = ...,
+                 crank_inertia: float = ...,
+                 rod_mass: float = ...,
+                 rod_inertia: float = ...,
+                 stiffness: float = ...,
+                 damping: float = ...,
+                 free_length: float = ...,
+                 force: float = ...) -> None: ...
+    def validate(self) -> None: ...
+
+class SpringSliderCrank(ParametricSystem):
+    params: SpringSliderCrankParams
+    def __init__(self, params: SpringSliderCrankParams = ...) -> None: ...
+    def initial_state(self) -> State: ...
+
 # --- models -----------------------------------------------------------------------------------
 class PendulumChainParams:
     masses: List[float]
     lengths: List[float]
     gravity: float
-    pivot: Array
+    pivot: _Field[Array, ArrayLike]
     def __init__(self, *, masses: List[float] = ...,
                  lengths: List[float] = ...,
                  gravity: float = ...,
@@ -411,13 +467,21 @@ class PendulumChainParams:
     def uniform(links: int, mass: float = 1.0, length: float = 1.0) -> PendulumChainParams: ...
     def validate(self) -> None: ...
 
-class PendulumChain(ConstrainedSystem):
+class PendulumChain(ParametricSystem):
+    # Sizes as numbers that also call: chain.nq == chain.nq() == 6 (kktdae/_sizes.py).
+    @property
+    def nq(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nc(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nu(self) -> Size: ...  # type: ignore[override]
     links: int
     params: PendulumChainParams
     def __init__(self, params_or_links: Union[PendulumChainParams, int], mass: float = 1.0,
                  length: float = 1.0) -> None: ...
     def initial_state(self, tilt: float) -> State: ...
-    def link_length_violation(self, q: ArrayLike) -> float: ...
+    # A float for q of shape (nq,), an array (n,) for rows of shape (n, nq).
+    def link_length_violation(self, q: ArrayLike) -> Any: ...
     def energy_scale(self) -> float: ...
     def tip(self, q: ArrayLike) -> Array: ...
 
@@ -430,7 +494,14 @@ class SpringChainParams:
                  joint_damping: float = ...) -> None: ...
     def validate(self) -> None: ...
 
-class SpringChain(ConstrainedSystem):
+class SpringChain(ParametricSystem):
+    # Sizes as numbers that also call: chain.nq == chain.nq() == 6 (kktdae/_sizes.py).
+    @property
+    def nq(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nc(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nu(self) -> Size: ...  # type: ignore[override]
     links: int
     params: SpringChainParams
     def __init__(self, params: SpringChainParams) -> None: ...
@@ -448,21 +519,42 @@ class CircleMassParams:
     def validate(self) -> None: ...
 
 class CircleMass(ConstrainedSystem):
+    # Sizes as numbers that also call: chain.nq == chain.nq() == 6 (kktdae/_sizes.py).
+    @property
+    def nq(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nc(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nu(self) -> Size: ...  # type: ignore[override]
     params: CircleMassParams
     def __init__(self, params: CircleMassParams = ...) -> None: ...
     def initial_state(self, x0_over_radius: float = 1.01) -> State: ...
 
 class AndrewsSqueezer(ConstrainedSystem):
+    # Sizes as numbers that also call: chain.nq == chain.nq() == 6 (kktdae/_sizes.py).
+    @property
+    def nq(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nc(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nu(self) -> Size: ...  # type: ignore[override]
     def __init__(self) -> None: ...
 
 class CarAxis(ConstrainedSystem):
+    # Sizes as numbers that also call: chain.nq == chain.nq() == 6 (kktdae/_sizes.py).
+    @property
+    def nq(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nc(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nu(self) -> Size: ...  # type: ignore[override]
     def __init__(self) -> None: ...
 
 class PointOnPlaneParams:
     dimension: int
     mass: float
     gravity: float
-    normal: Array
+    normal: _Field[Array, ArrayLike]
     offset: float
     def __init__(self, *, dimension: int = ...,
                  mass: float = ...,
@@ -472,6 +564,13 @@ class PointOnPlaneParams:
     def validate(self) -> None: ...
 
 class PointOnPlane(ConstrainedSystem):
+    # Sizes as numbers that also call: chain.nq == chain.nq() == 6 (kktdae/_sizes.py).
+    @property
+    def nq(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nc(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nu(self) -> Size: ...  # type: ignore[override]
     params: PointOnPlaneParams
     def __init__(self, params: PointOnPlaneParams = ...) -> None: ...
     def off_manifold_state(self, e0: float, edot0: float, sliding: float = 0.0) -> State: ...
@@ -504,6 +603,13 @@ class FourBarParams:
     def validate(self) -> None: ...
 
 class FourBar(ConstrainedSystem):
+    # Sizes as numbers that also call: chain.nq == chain.nq() == 6 (kktdae/_sizes.py).
+    @property
+    def nq(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nc(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nu(self) -> Size: ...  # type: ignore[override]
     params: FourBarParams
     def __init__(self, params: FourBarParams = ...) -> None: ...
 
@@ -538,6 +644,13 @@ class SliderCrankParams:
     def validate(self) -> None: ...
 
 class SliderCrank(ConstrainedSystem):
+    # Sizes as numbers that also call: chain.nq == chain.nq() == 6 (kktdae/_sizes.py).
+    @property
+    def nq(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nc(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nu(self) -> Size: ...  # type: ignore[override]
     params: SliderCrankParams
     def __init__(self, params: SliderCrankParams = ...) -> None: ...
 
@@ -593,6 +706,13 @@ class ParticleSystemParams:
     def validate(self) -> None: ...
 
 class ParticleSystem(ConstrainedSystem):
+    # Sizes as numbers that also call: chain.nq == chain.nq() == 6 (kktdae/_sizes.py).
+    @property
+    def nq(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nc(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nu(self) -> Size: ...  # type: ignore[override]
     dimension: int
     particles: int
     params: ParticleSystemParams
@@ -629,6 +749,13 @@ class JointMotion:
     def sinusoid(s0: float, amplitude: float, omega: float) -> JointMotion: ...
 
 class Mechanism(ConstrainedSystem):
+    # Sizes as numbers that also call: chain.nq == chain.nq() == 6 (kktdae/_sizes.py).
+    @property
+    def nq(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nc(self) -> Size: ...  # type: ignore[override]
+    @property
+    def nu(self) -> Size: ...  # type: ignore[override]
     body_count: int
     joint_count: int
     def body_index(self, name: str) -> int: ...
@@ -668,7 +795,7 @@ class MechanismBuilder:
 class AssemblyOptions:
     max_iterations: int
     tolerance: float
-    rank_deficiency: RankDeficiencyPolicy
+    rank_deficiency: _Field[RankDeficiencyPolicy, Union[RankDeficiencyPolicy, str]]
     rank_tolerance: float
     def __init__(self, *, max_iterations: int = ...,
                  tolerance: float = ...,
@@ -719,8 +846,8 @@ class Event:
     name: str
     size: int
     g: Optional[Callable[[float, Array, Array, Array], ArrayLike]]
-    direction: EventDirection
-    action: EventAction
+    direction: _Field[EventDirection, Union[EventDirection, str]]
+    action: _Field[EventAction, Union[EventAction, str]]
     callback: Optional[Callable[[FiredEvent], Optional[EventDecision]]]
     time_tolerance: float
     def __init__(self, *, name: str = ...,
@@ -830,7 +957,7 @@ class ObservedMultiplier(_Enum):
 def physical_multiplier_law(stabilization: Stabilization, integrator: Union[Integrator, str]) -> Stabilization: ...
 
 class SimulationOptions:
-    integrator: Integrator
+    integrator: _Field[Integrator, Union[Integrator, str]]
     dt: float
     steps: Optional[int]
     end_time: Optional[float]
@@ -844,7 +971,7 @@ class SimulationOptions:
     stabilization: Stabilization
     kkt: KktOptions
     divergence: DivergenceOptions
-    observed_multiplier: ObservedMultiplier
+    observed_multiplier: _Field[ObservedMultiplier, Union[ObservedMultiplier, str]]
     events: List[Event]
     event_observer: Optional[Callable[[FiredEvent], object]]
     def __init__(self, *, integrator: Union[Integrator, str] = ...,
@@ -873,7 +1000,15 @@ class Recording:
     lam: Array        # (n, nc)
     violation: Array  # (n,) ‖φ‖∞
     energy: Array     # (n,) T + V
+    violation_measure: str  # what violation holds, in words and units
+    def __init__(self, *, t: ArrayLike, q: ArrayLike, v: ArrayLike, lam: ArrayLike, violation: ArrayLike,
+                 energy: ArrayLike, violation_measure: str = "") -> None: ...
     def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, index: int) -> RecordedState: ...
+    @overload
+    def __getitem__(self, index: slice) -> Recording: ...
+    def __iter__(self) -> Iterator[RecordedState]: ...
 
 class SimulationResult:
     summary: Summary
@@ -885,6 +1020,97 @@ def simulate(system: ConstrainedSystem, initial: State, options: SimulationOptio
              observer: Optional[Callable[[float, Array, Array, Array], object]] = None,
              controller: Optional[Callable[[float, Array, Array], ArrayLike]] = None,
              record: bool = True) -> SimulationResult: ...
+
+def sweep(system: Union[ConstrainedSystem, Sequence[ConstrainedSystem]], initial: Union[State, Sequence[State]],
+          options: Union[SimulationOptions, Sequence[SimulationOptions]] = ..., *, threads: int = 0,
+          record: bool = True) -> List[SimulationResult]: ...
+
+# --- sensitivities (docs/sensitivities.md) -----------------------------------------------------
+class MechanismParameter:
+    name: str
+    kind: str  # 'body_mass', 'body_inertia', 'gravity', 'spring_stiffness', ...
+    element: int
+    component: int
+    value: float
+
+def declared_parameters(mechanism: Mechanism) -> List[MechanismParameter]: ...
+
+class ParametricMechanism(ParametricSystem):
+    mechanism: Mechanism
+    parameters: List[MechanismParameter]
+    def __init__(self, mechanism: Mechanism, names: List[str] = ...) -> None: ...
+
+class SensitivityMethod(_Enum):
+    FORWARD: SensitivityMethod
+    FD: SensitivityMethod
+
+class Integrand:
+    value: Callable[[float, Array, Array, Array, Array], float]
+    gradient: Callable[[float, Array, Array, Array, Array], Tuple[ArrayLike, ArrayLike, ArrayLike, ArrayLike]]
+    def __init__(self, value: Callable[[float, Array, Array, Array, Array], float],
+                 gradient: Callable[[float, Array, Array, Array, Array],
+                                    Tuple[ArrayLike, ArrayLike, ArrayLike, ArrayLike]]) -> None: ...
+
+class InitialStateDirection:
+    name: str
+    dq: Array
+    dv: Array
+    def __init__(self, *, name: str = ...,
+                 dq: ArrayLike = ...,
+                 dv: ArrayLike = ...) -> None: ...
+
+class SensitivityOptions:
+    method: SensitivityMethod
+    integrand: Union[None, str, Integrand]
+    initial_state: List[InitialStateDirection]
+    record_trajectory: bool
+    multiplier_atol: float
+    difference_step: float
+    def __init__(self, *, method: Union[SensitivityMethod, str] = ...,
+                 integrand: Union[None, str, Integrand] = ...,
+                 initial_state: List[InitialStateDirection] = ...,
+                 record_trajectory: bool = ...,
+                 multiplier_atol: float = ...,
+                 difference_step: float = ...) -> None: ...
+    def validate(self) -> None: ...
+
+class SensitivitySummary:
+    status: RunStatus
+    message: str
+    method: SensitivityMethod
+    integrator: Integrator
+    runs: int
+    steps: int
+    residual_evaluations: int
+    sensitivity_residual_evaluations: int
+    jacobian_evaluations: int
+    quadrature_evaluations: int
+    error_test_failures: int
+    convergence_failures: int
+    wall_seconds: float
+    ok: bool
+    def brief_report(self) -> str: ...
+    def __bool__(self) -> bool: ...
+
+class SensitivityResult:
+    summary: SensitivitySummary
+    parameter_names: List[str]
+    column_names: List[str]       # the parameters, then the initial-state directions
+    parameters: Array             # (np,)
+    initial_directions: Array     # (2 nq, directions)
+    times: Array                  # (T,)
+    states: Array                 # (T, n_y), y = (q, v, lam)
+    sensitivities: Array          # (T, n_y, columns)
+    cost: float
+    cost_gradient: Array          # (columns,)
+    cost_derivatives: dict
+    nq: int
+    nc: int
+    exception: Optional[BaseException]
+    def cost_derivative(self, name: str) -> float: ...
+
+def compute_sensitivities(system: ParametricSystem, initial: State, options: SimulationOptions = ...,
+                          sensitivity_options: SensitivityOptions = ...) -> SensitivityResult: ...
 
 # --- contact (docs/contact.md) ----------------------------------------------------------------
 class UnilateralConstraints:
@@ -907,7 +1133,7 @@ class JointLimits(UnilateralConstraints):
     def __init__(self, nq: int, limits: List[JointLimit]) -> None: ...
 
 class ContactRunOptions:
-    integrator: Integrator
+    integrator: _Field[Integrator, Union[Integrator, str]]
     dt: float
     end_time: float
     time_tolerance: float
@@ -985,9 +1211,10 @@ def simulate_contact(system: ConstrainedSystem, gaps: UnilateralConstraints, ini
                      options: ContactRunOptions = ...) -> ContactRunResult: ...
 
 class Simulator:
-    """A run taken one step at a time; the fixed-step integrators only (adaptive ones: ValueError)."""
+    """A run taken one step at a time, any integrator; events located, states recorded on request."""
     def __init__(self, system: ConstrainedSystem, state: State, options: SimulationOptions = ...,
-                 controller: Optional[Callable[[float, Array, Array], ArrayLike]] = None) -> None: ...
+                 controller: Optional[Callable[[float, Array, Array], ArrayLike]] = None,
+                 record: bool = False) -> None: ...
     def step(self) -> RunStatus: ...
     def advance_to(self, t: float) -> RunStatus: ...
     def reset(self, state: State) -> None: ...
@@ -1016,6 +1243,14 @@ class Simulator:
     def options(self) -> SimulationOptions: ...
     @property
     def system(self) -> ConstrainedSystem: ...
+    @property
+    def events(self) -> List[FiredEvent]: ...
+    @property
+    def recording(self) -> Optional[Recording]: ...
+    @property
+    def records(self) -> bool: ...
+    @property
+    def summary(self) -> Summary: ...
 
 # --- experiments ------------------------------------------------------------------------------
 class ChainMode:
@@ -1137,6 +1372,8 @@ def place_in_band(best: AdaptiveGainBest, omega: float) -> AdaptiveGainPlacement
 def adaptive_gain_reference_path(system: ConstrainedSystem, start: State, t_end: float, outputs: int,
                                  components: int = 0, rtol: float = 1e-12) -> np.ndarray: ...
 def test_set_case(name: str) -> dict: ...
+def significant_correct_digits(y: ArrayLike, reference: ArrayLike) -> float: ...
+def mixed_error_significant_digits(y: ArrayLike, reference: ArrayLike, rtol: float, atol: float) -> float: ...
 def path_digits(path: ArrayLike, reference: ArrayLike) -> float: ...
 def scan_adaptive_gains(system: ConstrainedSystem, start: State, t_end: float, reference_path: ArrayLike,
                         options: AdaptiveGainOptions, name: str = "") -> AdaptiveGainScan: ...
@@ -1213,7 +1450,7 @@ class ModelGuidanceOptions:
     measure_limit: bool
     min_steps: int
     offset: float
-    adaptive_mode: AdaptiveGainMode
+    adaptive_mode: _Field[AdaptiveGainMode, Union[AdaptiveGainMode, str]]
     tuner: AdaptiveGainTunerOptions
     def __init__(self, *, guidance: BaumgarteGuidanceOptions = ...,
                  horizon: float = ...,

@@ -8,6 +8,7 @@
 #include "arrays.hpp"
 #include "binding_helpers.hpp"
 #include "bindings.hpp"
+#include "field_pickle.hpp"
 #include "kktdae/simulate/events.hpp"
 #include "kktdae/simulate/simulate.hpp"
 #include "python_errors.hpp"
@@ -114,6 +115,11 @@ void bindEvents(py::module_& m) {
       .def_property_readonly("v", [](const FiredEvent& f) { return readOnly(toNumpy(f.v)); }, "q̇ there, (nq,)")
       .def_property_readonly("lam", [](const FiredEvent& f) { return readOnly(toNumpy(f.lambda)); }, "λ there, (nc,)");
   defRepr(fired, {"name", "component", "time", "step", "direction"});
+  defFieldTablePickle(fired, {pickledField("name", &FiredEvent::name), pickledField("event", &FiredEvent::event),
+                              pickledField("component", &FiredEvent::component), pickledField("time", &FiredEvent::time),
+                              pickledField("step", &FiredEvent::step), pickledField("direction", &FiredEvent::direction),
+                              pickledField("value", &FiredEvent::value), pickledField("q", &FiredEvent::q),
+                              pickledField("v", &FiredEvent::v), pickledField("lam", &FiredEvent::lambda)});
 
   py::class_<Event> event(m, "Event",
                           "A condition g(t, q, v, lam) -> m numbers whose zero crossings the run locates (docs/events.md).\n"

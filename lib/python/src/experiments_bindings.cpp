@@ -15,6 +15,7 @@
 #include "kktdae/models/andrews_squeezer.hpp"
 #include "kktdae/models/car_axis.hpp"
 #include "kktdae/experiments/chain_comparison.hpp"
+#include "kktdae/metrics/significant_digits.hpp"
 #include "kktdae/stabilization/baumgarte_guidance.hpp"
 #include "system_trampoline.hpp"
 
@@ -167,13 +168,70 @@ void bindAdaptiveGains(py::module_& m) {
         out["t_end"] = c.reference.t_end;
         out["scored_components"] = c.scored ? static_cast<int>(c.scored_reference.size()) : c.reference.scored_components;
         out["title"] = c.title;
+        // The published reference at t_end, and what a run is scored on: scored_values(q at t_end)
+        // against scored_reference, with significant_correct_digits (scd) or mescd.
+        const ReferenceSolution& r = c.reference;
+        py::list published;
+        for (const PublishedResult& p : r.published) {
+          py::dict row;
+          row["solver"] = p.solver;
+          row["tolerance"] = p.tolerance;
+          row["scd"] = p.scd;
+          row["steps"] = p.steps;
+          row["evaluations"] = p.evaluations;
+          published.append(row);
+        }
+        py::dict reference;
+        reference["source"] = r.source;
+        reference["t_end"] = r.t_end;
+        reference["q"] = readOnly(toNumpy(r.q));
+        reference["v"] = readOnly(toNumpy(r.v));
+        reference["lam"] = readOnly(toNumpy(r.lambda));
+        reference["lambda_to_source"] = r.lambda_to_source;
+        reference["published"] = published;
+        out["reference"] = reference;
+        const int nq = c.system->nq();
+        if (c.scored) {
+          out["scored_reference"] = readOnly(toNumpy(c.scored_reference));
+          out["scored_name"] = c.scored_name;
+          const auto scored = c.scored;
+          out["scored_values"] = py::cpp_function(
+              [scored, nq](py::handle q) { return toNumpy(Vector(scored(toVector(q, nq, "scored_values", "q")))); },
+              py::arg("q"), "The values scored of an end state's q (the Test Set's components).");
+        } else {
+          const int k = r.scored_components;
+          out["scored_reference"] = readOnly(toNumpy(Vector(r.q.head(k))));
+          out["scored_name"] = std::string("q[:") + std::to_string(k) + "]";
+          out["scored_values"] = py::cpp_function(
+              [k, nq](py::handle q) { return toNumpy(Vector(toVector(q, nq, "scored_values", "q").head(k))); },
+              py::arg("q"), "The values scored of an end state's q: its first scored_components entries.");
+        }
         return out;
       },
       py::arg("name"),
       "A kktdae-testset problem (\"andrews\", \"caraxis\", \"heavy_top\", \"andrews_bodies\") as kktdae-errdyn and\n"
       "kktdae-testset run it: a dict with its model (AndrewsSqueezer, CarAxis, or a Mechanism for the last two),\n"
-      "its consistent start, t_end, scored_components (the number of values scored) and title. Raises ValueError\n"
-      "for another name.");
+      "its consistent start, t_end, scored_components (the number of values scored) and title; its published\n"
+      "`reference` at t_end (source, t_end, q, v, lam, lambda_to_source, published: the solvers' scd) and how a run\n"
+      "is scored: scored_values(q at t_end) against scored_reference (named scored_name), e.g. with\n"
+      "significant_correct_digits. Raises ValueError for another name.");
+  m.def(
+      "significant_correct_digits",
+      [](py::handle y, py::handle reference) {
+        const Vector r = toVector(reference, -1, "significant_correct_digits", "reference");
+        return significantCorrectDigits(toVector(y, r.size(), "significant_correct_digits", "y"), r);
+      },
+      py::arg("y"), py::arg("reference"),
+      "The IVP Test Set's scd = −log10 max_i |y_i − ref_i| / |ref_i| (inf when equal). ValueError for a size\n"
+      "mismatch, a zero or non-finite reference entry or a non-finite y.");
+  m.def(
+      "mixed_error_significant_digits",
+      [](py::handle y, py::handle reference, double rtol, double atol) {
+        const Vector r = toVector(reference, -1, "mixed_error_significant_digits", "reference");
+        return mixedErrorSignificantDigits(toVector(y, r.size(), "mixed_error_significant_digits", "y"), r, rtol, atol);
+      },
+      py::arg("y"), py::arg("reference"), py::arg("rtol"), py::arg("atol"),
+      "The IVP Test Set's mescd = −log10 max_i |y_i − ref_i| / (atol/rtol + |ref_i|).");
   m.def(
       "path_digits",
       [](py::handle path, py::handle reference) {

@@ -52,10 +52,10 @@ void bindPendulumChain(py::module_& m) {
   defVector3(params, "pivot", &PendulumChainParams::pivot, "Fixed anchor of the first link [m], shape (3,).");
   defRepr(params, {"masses", "lengths", "gravity", "pivot"});
 
-  py::class_<PendulumChain, ConstrainedSystem>(
+  py::class_<PendulumChain, ParametricSystem>(
       m, "PendulumChain",
       "N point masses in 3D (q of size 3N) with φ_k = ½(|d_k|² − L_k²), d_k = p_k − p_{k−1}; gravity along −y.\n"
-      "λ_k [N/m]: the force on particle k from link k is λ_k d_k.")
+      "λ_k [N/m]: the force on particle k from link k is λ_k d_k. Parameters 'masses[k]', 'gravity'.")
       .def(py::init<PendulumChainParams>(), py::arg("params"), "Raises ValueError for invalid parameters.")
       .def(py::init([](int links, double mass, double length) {
              return PendulumChain(PendulumChainParams::uniform(links, mass, length));
@@ -66,10 +66,19 @@ void bindPendulumChain(py::module_& m) {
            "Seed 000's launch: links along +x rotated `tilt` rad below the horizontal, at rest, t = 0.")
       .def(
           "link_length_violation",
-          [](const PendulumChain& c, py::handle q) {
-            return c.linkLengthViolation(toVector(q, c.nq(), "PendulumChain.link_length_violation", "q"));
+          [](const PendulumChain& c, py::handle q) -> py::object {
+            const char* const where = "PendulumChain.link_length_violation";
+            const auto array = realArray(q, where, "q");
+            if (array.ndim() != 2) return py::float_(c.linkLengthViolation(toVector(array, c.nq(), where, "q")));
+            // One row per state (a recording's q): the chapter's violation of each.
+            const Matrix rows = toMatrix(array, array.shape(0), c.nq(), where, "q");
+            Vector out(rows.rows());
+            for (Eigen::Index i = 0; i < rows.rows(); ++i) out[i] = c.linkLengthViolation(rows.row(i).transpose());
+            return toNumpy(out);
           },
-          py::arg("q"), "Seed 000's violation: max_k | |d_k| − L_k | [m].")
+          py::arg("q"),
+          "Seed 000's violation: max_k | |d_k| − L_k | [m] of q (nq,); of each row of q (n, nq), as (n,)\n"
+          "(chain.link_length_violation(result.recording.q) is the chapter's per-step |len err|).")
       .def("energy_scale", &PendulumChain::energyScale, "Σm · g · ΣL [J], seed 000's energy normaliser.")
       .def(
           "tip",
@@ -91,10 +100,11 @@ void bindSpringChain(py::module_& m) {
       .def("validate", &SpringChainParams::validate, "Raises ValueError naming the first bad field.");
   defRepr(params, {"chain", "joint_stiffness", "joint_damping"});
 
-  py::class_<SpringChain, ConstrainedSystem>(
+  py::class_<SpringChain, ParametricSystem>(
       m, "SpringChain",
       "A PendulumChain with V += ½ k Σ θ_j² and Rayleigh damping ½ c Σ θ̇_j² over the relative angles θ_j of\n"
-      "neighbouring links in the x–y plane: the force-stiff chain (docs/integrators.md).")
+      "neighbouring links in the x–y plane: the force-stiff chain (docs/integrators.md). Parameters 'masses[k]',\n"
+      "'gravity', 'joint_stiffness', 'joint_damping'.")
       .def(py::init<SpringChainParams>(), py::arg("params"), "Raises ValueError for invalid parameters.")
       .def("initial_state", &SpringChain::initialState, py::arg("tilt"),
            "The straight chain (the springs' rest shape) rotated `tilt` rad below +x, at rest, t = 0.")
@@ -220,6 +230,8 @@ void bindParticleSystem(py::module_& m) {
       .def_static("particle", &PointRef::particle, py::arg("index"), "The particle with this index.")
       .def_static("anchor", &PointRef::anchor, py::arg("index"), "The anchor with this index.");
   defRepr(ref, {"kind", "index"});
+  ref.def(py::pickle([](const PointRef& r) { return py::make_tuple(r.kind, r.index); },
+                     [](const py::tuple& t) { return PointRef{t[0].cast<PointRef::Kind>(), t[1].cast<int>()}; }));
 
   py::class_<DistanceConstraintSpec> distance(m, "DistanceConstraintSpec",
                                               "A rigid link φ = ½(|p_a − p_b|² − L²) between two points.");
@@ -228,6 +240,10 @@ void bindParticleSystem(py::module_& m) {
       .def_readwrite("a", &DistanceConstraintSpec::a).def_readwrite("b", &DistanceConstraintSpec::b)
       .def_readwrite("length", &DistanceConstraintSpec::length, "L > 0 [m]");
   defRepr(distance, {"a", "b", "length"});
+  distance.def(py::pickle([](const DistanceConstraintSpec& d) { return py::make_tuple(d.a, d.b, d.length); },
+                          [](const py::tuple& t) {
+                            return DistanceConstraintSpec{t[0].cast<PointRef>(), t[1].cast<PointRef>(), t[2].cast<double>()};
+                          }));
 
   py::class_<LineConstraintSpec> line(m, "LineConstraintSpec", "A frictionless slider: the particle stays on a line.");
   line.def(py::init([](int particle, py::handle point, py::handle direction) {
@@ -242,6 +258,17 @@ void bindParticleSystem(py::module_& m) {
   defVector3(line, "point", &LineConstraintSpec::point, "A point of the line [m].");
   defVector3(line, "direction", &LineConstraintSpec::direction, "Non-zero direction.");
   defRepr(line, {"particle", "point", "direction"});
+  line.def(py::pickle(
+      [](const LineConstraintSpec& l) {
+        return py::make_tuple(l.particle, toNumpy(Eigen::Vector3d(l.point)), toNumpy(Eigen::Vector3d(l.direction)));
+      },
+      [](const py::tuple& t) {
+        LineConstraintSpec spec;
+        spec.particle = t[0].cast<int>();
+        spec.point = toVector3(t[1], "LineConstraintSpec", "point");
+        spec.direction = toVector3(t[2], "LineConstraintSpec", "direction");
+        return spec;
+      }));
 
   py::class_<ParticleSpec> particle(m, "ParticleSpec", "A point mass and the constant external force on it.");
   particle.def(py::init([](double mass, py::handle force) {
@@ -254,6 +281,14 @@ void bindParticleSystem(py::module_& m) {
       .def_readwrite("mass", &ParticleSpec::mass, "m > 0 [kg]");
   defVector3(particle, "force", &ParticleSpec::force, "Constant external force [N].");
   defRepr(particle, {"mass", "force"});
+  particle.def(py::pickle(
+      [](const ParticleSpec& p) { return py::make_tuple(p.mass, toNumpy(Eigen::Vector3d(p.force))); },
+      [](const py::tuple& t) {
+        ParticleSpec spec;
+        spec.mass = t[0].cast<double>();
+        spec.force = toVector3(t[1], "ParticleSpec", "force");
+        return spec;
+      }));
 
   py::class_<ParticleSystemParams> params(
       m, "ParticleSystemParams",

@@ -12,12 +12,15 @@ PYBIND11_MODULE(_kktdae, m) {
   bindStabilization(m);
   bindKkt(m);
   bindSystem(m);
+  bindParametricSystem(m);
   bindModelCheck(m);
   bindModels(m);
   bindMultibody(m);
   bindEvents(m);
   bindSimulate(m);
+  bindSweep(m);
   bindContact(m);
   bindSimulator(m);
   bindExperiments(m);
+  bindSensitivity(m);
 }

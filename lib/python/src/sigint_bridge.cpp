@@ -49,7 +49,11 @@ SigintBridge::SigintBridge() {
 
 SigintBridge::~SigintBridge() {
   const std::lock_guard<std::mutex> lock(g_mutex);
-  if (--g_users > 0 || !g_installed) return;
+  if (--g_users > 0) return;
+  // Handled (raiseIfSignalled) or not, the signal belonged to the calls that have ended: a
+  // Simulator, which holds the flag between calls, must not find it still set in its next step.
+  g_flag.store(false, std::memory_order_relaxed);
+  if (!g_installed) return;
   g_installed = false;
   // A handler installed during the run (signal.signal() from an observer) is left in place.
   struct sigaction current {};

@@ -24,7 +24,8 @@ class SigintBridge {
   SigintBridge& operator=(const SigintBridge&) = delete;
 
   /// What to pass as SimulationOptions::interrupt (shared by the bridges alive: a SIGINT stops
-  /// every run that is going on, as it interrupts the whole program).
+  /// every run that is going on, as it interrupts the whole program). Cleared when the last
+  /// bridge alive ends, so that it may stay in a Simulator's options between calls.
   const std::atomic<bool>* flag() const;
   /// True when a SIGINT arrived while a bridge was installed.
   bool signalled() const;

@@ -7,62 +7,20 @@
 #include "arrays.hpp"
 #include "binding_helpers.hpp"
 #include "bindings.hpp"
+#include "field_pickle.hpp"
 #include "kktdae/core/checks.hpp"
 #include "kktdae/metrics/trajectory_recording.hpp"
+#include "kktdae/models/pendulum_chain.hpp"
 #include "kktdae/simulate/simulate.hpp"
 #include "kktdae/simulate/summary.hpp"
 #include "python_errors.hpp"
 #include "recording_budget.hpp"
 #include "sigint_bridge.hpp"
+#include "simulation_result.hpp"
 #include "system_trampoline.hpp"
 
 namespace kktdae::python {
 namespace {
-
-/// The recorded series as numpy arrays (moved out of the C++ buffers, not copied).
-struct Recording {
-  py::object t, q, v, lambda, violation, energy;
-  long size = 0;
-};
-
-struct SimulationResult {
-  Summary summary;
-  py::object recording = py::none();
-  /// The Python exception that ended a MODEL_ERROR run (model, observer, controller, event), or None.
-  py::object exception = py::none();
-};
-
-Recording toRecording(TrajectoryRecording& recording) {
-  Recording out;
-  const py::ssize_t n = recording.size();
-  out.size = recording.size();
-  out.t = adopt(std::move(recording.times()), {n});
-  out.q = adopt(std::move(recording.positions()), {n, recording.nq()});
-  out.v = adopt(std::move(recording.velocities()), {n, recording.nq()});
-  out.lambda = adopt(std::move(recording.multipliers()), {n, recording.nc()});
-  out.violation = adopt(std::move(recording.violations()), {n});
-  out.energy = adopt(std::move(recording.energies()), {n});
-  return out;
-}
-
-/// The grid steps the options resolve to: gridSteps(t0) where SimulationOptions has it (issue 14:
-/// steps optional, or end_time), else the plain steps field. Both overloads are templates so that
-/// only the one chosen is instantiated, and this file compiles on either side of that change.
-template <typename Options>
-auto gridStepsOf(const Options& options, double t0, int) -> decltype(options.gridSteps(t0)) {
-  return options.gridSteps(t0);
-}
-template <typename Options>
-long gridStepsOf(const Options& options, double, long) {
-  return options.steps;
-}
-
-/// How many states a run observes at most: the initial one, every observe_every-th grid point and
-/// the last. What the recording may grow to (recording_budget.hpp).
-long expectedObservations(const SimulationOptions& options, double t0) {
-  const long steps = std::max(0L, static_cast<long>(gridStepsOf(options, t0, 0)));
-  return steps / std::max(1L, options.observe_every) + 2;
-}
 
 /// Sets `result` as the attribute `result` of a Python exception about to leave simulate().
 void attachResult(py::handle exception, const SimulationResult& result) {
@@ -104,6 +62,7 @@ SimulationResult runSimulation(const ConstrainedSystem& system, const State& ini
   PythonErrorScope errors;
   checkStateSizes(system, initial.q, initial.v);
   options.validate();
+  requireRunLength(options, "simulate");
   const auto* python_model = dynamic_cast<const PyConstrainedSystem*>(&system);
   if (python_model) python_model->preflight(initial);
   if (!controller.is_none()) {
@@ -144,9 +103,42 @@ SimulationResult runSimulation(const ConstrainedSystem& system, const State& ini
     py::gil_scoped_release release;
     result.summary = simulate(system, initial, options, observe);
   }
-  if (recording) result.recording = py::cast(toRecording(*recording));
+  if (recording) result.recording = py::cast(toRecording(*recording, violationMeasure(system)));
   raiseWhatTheRunLeft(result, errors, sigint, budget ? &*budget : nullptr);
   return result;
+}
+
+/// Summary's pickle: every field a run fills (tests/python/test_pickling.py checks that the list
+/// covers every field Python reads).
+void defSummaryPickle(py::class_<Summary>& summary) {
+  defFieldTablePickle(
+      summary,
+      {pickledField("status", &Summary::status), pickledField("message", &Summary::message),
+       pickledField("integrator", &Summary::integrator), pickledField("form", &Summary::form),
+       pickledField("sparse", &Summary::sparse), pickledField("linear_solver", &Summary::linear_solver),
+       pickledField("steps", &Summary::steps), pickledField("outputs", &Summary::outputs),
+       pickledField("kkt_solves", &Summary::kkt_solves), pickledField("rhs_evaluations", &Summary::rhs_evaluations),
+       pickledField("jacobian_evaluations", &Summary::jacobian_evaluations),
+       pickledField("newton_model_evaluations", &Summary::newton_model_evaluations),
+       pickledField("newton_iterations", &Summary::newton_iterations),
+       pickledField("linear_solver_setups", &Summary::linear_solver_setups),
+       pickledField("error_test_failures", &Summary::error_test_failures),
+       pickledField("convergence_failures", &Summary::convergence_failures),
+       pickledField("last_step", &Summary::last_step), pickledField("projections", &Summary::projections),
+       pickledField("projection_iterations", &Summary::projection_iterations),
+       pickledField("max_position_correction", &Summary::max_position_correction),
+       pickledField("max_velocity_correction", &Summary::max_velocity_correction),
+       pickledField("notes", &Summary::notes), pickledField("t_final", &Summary::t_final),
+       pickledField("failed_step", &Summary::failed_step), pickledField("wall_seconds", &Summary::wall_seconds),
+       pickledField("max_phi_inf", &Summary::max_phi_inf), pickledField("max_phi_dot_inf", &Summary::max_phi_dot_inf),
+       pickledField("final_phi_inf", &Summary::final_phi_inf),
+       pickledField("final_phi_dot_inf", &Summary::final_phi_dot_inf), pickledField("min_rcond", &Summary::min_rcond),
+       pickledField("rank_deficient_solves", &Summary::rank_deficient_solves),
+       pickledField("min_constraint_rank", &Summary::min_constraint_rank),
+       pickledField("warnings", &Summary::warnings), pickledField("events", &Summary::events),
+       pickledField("event_kkt_solves", &Summary::event_kkt_solves),
+       pickledField("observation_kkt_solves", &Summary::observation_kkt_solves),
+       pickledField("event_evaluations", &Summary::event_evaluations)});
 }
 
 void bindSummary(py::module_& m) {
@@ -155,8 +147,8 @@ void bindSummary(py::module_& m) {
 
   py::enum_<WarningKind> warning_kind(m, "WarningKind", "What a run counts as a warning (it goes on).");
   addNamedValues(warning_kind, valuesUntilUnknown<WarningKind>());
-  py::class_<RunWarning>(m, "RunWarning", "One kind of warning of a run: how often, and where it first happened.")
-      .def_readonly("kind", &RunWarning::kind)
+  py::class_<RunWarning> run_warning(m, "RunWarning", "One kind of warning of a run: how often, and where it first happened.");
+  run_warning.def_readonly("kind", &RunWarning::kind)
       .def_readonly("count", &RunWarning::count)
       .def_readonly("first_step", &RunWarning::first_step)
       .def_readonly("first_time", &RunWarning::first_time, "[s]")
@@ -165,6 +157,10 @@ void bindSummary(py::module_& m) {
         return "<RunWarning " + std::string(toString(w.kind)) + " x" + std::to_string(w.count) + ", first at step " +
                std::to_string(w.first_step) + ">";
       });
+  defFieldTablePickle(run_warning, {pickledField("kind", &RunWarning::kind), pickledField("count", &RunWarning::count),
+                                    pickledField("first_step", &RunWarning::first_step),
+                                    pickledField("first_time", &RunWarning::first_time),
+                                    pickledField("first_detail", &RunWarning::first_detail)});
 
   py::class_<Summary> summary(m, "Summary", "What a run reports: status, message, counters, violations, wall time.");
   summary.def(py::init<>())
@@ -214,6 +210,7 @@ void bindSummary(py::module_& m) {
       .def("brief_report", &Summary::briefReport, "One line: status, steps, solves, violations, wall time.")
       .def("__bool__", &Summary::ok, "True when the run succeeded.")
       .def("__repr__", [](const Summary& s) { return "<Summary " + s.briefReport() + ">"; });
+  defSummaryPickle(summary);
 }
 
 void bindDivergenceOptions(py::module_& m) {
@@ -291,17 +288,36 @@ void bindSimulate(py::module_& m) {
   bindObservedMultiplier(m);
   bindOptions(m);
 
-  py::class_<Recording>(m, "Recording",
+  py::class_<Recording> recording(m, "Recording",
                         "One row per observed state, filled inside C++ (no Python call per step): t (n,), q (n, nq),\n"
-                        "v (n, nq), lam (n, nc), violation = ‖φ‖∞ (n,), energy = T + V (n,).")
-      .def_readonly("t", &Recording::t, "Times [s], shape (n,).")
+                        "v (n, nq), lam (n, nc), violation = ‖φ‖∞ (n,), energy = T + V (n,).\n"
+                        "len(recording) states; recording[i] is the i-th as a RecordedState, recording[a:b:k] a Recording,\n"
+                        "and iterating gives the RecordedStates in time order.");
+  recording.def_readonly("t", &Recording::t, "Times [s], shape (n,).")
       .def_readonly("q", &Recording::q, "Coordinates, shape (n, nq).")
       .def_readonly("v", &Recording::v, "Velocities, shape (n, nq).")
       .def_readonly("lam", &Recording::lambda, "Multipliers λ, shape (n, nc).")
       .def_readonly("violation", &Recording::violation, "‖φ(q, t)‖∞, shape (n,).")
       .def_readonly("energy", &Recording::energy, "Total energy T + V [J], shape (n,).")
+      .def_readonly("violation_measure", &Recording::violation_measure,
+                    "What `violation` holds, in words and units: ‖φ(q, t)‖∞ in the units of the model's φ.")
       .def("__len__", [](const Recording& r) { return r.size; })
-      .def("__repr__", [](const Recording& r) { return "<Recording of " + std::to_string(r.size) + " states>"; });
+      .def("__repr__", [](const Recording& r) { return "<Recording of " + std::to_string(r.size) + " states>"; })
+      // pickle, copy and deepcopy: the six arrays and the measure's words.
+      .def(py::pickle(
+          [](const Recording& r) {
+            return py::make_tuple(r.t, r.q, r.v, r.lambda, r.violation, r.energy, r.violation_measure);
+          },
+          [](const py::tuple& saved) {
+            if (saved.size() != 7) {
+              throw py::value_error("Recording: a pickled recording is (t, q, v, lam, violation, energy, violation_measure)");
+            }
+            return makeRecording(saved[0], saved[1], saved[2], saved[3], saved[4], saved[5], saved[6].cast<std::string>());
+          }));
+  recording.def(py::init(&makeRecording), py::kw_only(), py::arg("t"), py::arg("q"), py::arg("v"), py::arg("lam"),
+                py::arg("violation"), py::arg("energy"), py::arg("violation_measure") = std::string(),
+                "A recording from its arrays (what slicing one makes): t, violation, energy (n,); q, v (n, nq);\n"
+                "lam (n, nc). Raises ValueError naming a series whose shape disagrees with t's.");
 
   py::class_<SimulationResult>(m, "SimulationResult", "What simulate() returns: the Summary and the Recording (or None).")
       .def_readonly("summary", &SimulationResult::summary)
@@ -312,7 +328,22 @@ void bindSimulate(py::module_& m) {
       .def("__repr__", [](const SimulationResult& r) {
         return "<SimulationResult " + r.summary.briefReport() +
                (r.recording.is_none() ? "" : ", " + std::string(py::repr(r.recording))) + ">";
-      });
+      })
+      // pickle, copy and deepcopy: (summary, recording, exception). The exception pickles as Python
+      // pickles exceptions: its type and arguments, without the traceback.
+      .def(py::pickle(
+          [](const SimulationResult& r) { return py::make_tuple(r.summary, r.recording, r.exception); },
+          [](const py::tuple& saved) {
+            if (saved.size() != 3) throw py::value_error("SimulationResult: a pickled result is (summary, recording, exception)");
+            SimulationResult r;
+            r.summary = saved[0].cast<Summary>();
+            r.recording = saved[1];
+            r.exception = saved[2];
+            if (!r.recording.is_none() && !py::isinstance<Recording>(r.recording)) {
+              throw py::type_error("SimulationResult: a pickled recording must be a Recording or None");
+            }
+            return r;
+          }));
 
   m.def("simulate", &runSimulation, py::arg("system"), py::arg("initial"), py::arg("options") = SimulationOptions{},
         py::arg("observer") = py::none(), py::arg("controller") = py::none(), py::arg("record") = true,

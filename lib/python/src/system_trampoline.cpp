@@ -13,10 +13,24 @@ namespace {
 /// the same model at once and switch inside a method.
 thread_local std::vector<std::pair<const void*, int>> active_calls;
 
-/// f() converted to T, a Python exception on the way noted for the run (python_errors.hpp).
+/// "float 6.0": how a message names what a method returned.
+std::string describeReturned(py::handle value) {
+  return std::string(py::str(py::type::handle_of(value).attr("__name__"))) + " " + std::string(py::repr(value));
+}
+
+/// f() converted to T, a Python exception on the way noted for the run (python_errors.hpp). A
+/// value of another type is a TypeError naming the method, the type it must return and what it
+/// returned ("Model.nq() must return int, got float 6.0"), not pybind11's "Unable to cast".
 template <typename T>
-T callNoting(const py::function& f) {
-  return notingPythonErrors([&] { return py::cast<T>(f()); });
+T callNoting(const py::function& f, const std::string& method, const char* expected) {
+  return notingPythonErrors([&] {
+    const py::object value = f();
+    try {
+      return py::cast<T>(value);
+    } catch (const py::cast_error&) {
+      throw py::type_error(method + "() must return " + expected + ", got " + describeReturned(value));
+    }
+  });
 }
 }  // namespace
 
@@ -90,7 +104,7 @@ int PyConstrainedSystem::cachedInt(std::atomic<int>& cache, const char* method, 
   if (known >= 0) return known;
   py::gil_scoped_acquire gil;
   py::function f = needed ? required(method) : override(method);
-  const int value = f ? callNoting<int>(f) : 0;
+  const int value = f ? callNoting<int>(f, where(method), "int") : 0;
   if (value < 0) throw py::value_error(where(method) + "() must be >= 0, got " + std::to_string(value));
   cache.store(value, std::memory_order_relaxed);
   return value;
@@ -98,7 +112,7 @@ int PyConstrainedSystem::cachedInt(std::atomic<int>& cache, const char* method, 
 
 std::string PyConstrainedSystem::name() const {
   py::gil_scoped_acquire gil;
-  if (py::function f = override("name")) return callNoting<std::string>(f);
+  if (py::function f = override("name")) return callNoting<std::string>(f, where("name"), "str");
   const std::string method = where("name");
   return method.substr(0, method.size() - 5);  // the class name
 }
@@ -108,15 +122,16 @@ MassStructure PyConstrainedSystem::massStructure() const {
   if (known < 0) {
     py::gil_scoped_acquire gil;
     py::function f = override("mass_structure");
-    known = static_cast<int>(f ? callNoting<MassStructure>(f) : MassStructure::General);
+    known = static_cast<int>(f ? callNoting<MassStructure>(f, where("mass_structure"), "MassStructure")
+                               : MassStructure::General);
     mass_structure_.store(known, std::memory_order_relaxed);
   }
   return static_cast<MassStructure>(known);
 }
 
 namespace {
-bool cachedFlag(std::atomic<int>& cache, const py::function& f, bool fallback) {
-  const int value = static_cast<int>(f ? callNoting<bool>(f) : fallback);
+bool cachedFlag(std::atomic<int>& cache, const py::function& f, bool fallback, const std::string& method) {
+  const int value = static_cast<int>(f ? callNoting<bool>(f, method, "bool") : fallback);
   cache.store(value, std::memory_order_relaxed);
   return value != 0;
 }
@@ -126,28 +141,28 @@ bool PyConstrainedSystem::biasDependsOnState() const {
   const int known = bias_depends_.load(std::memory_order_relaxed);
   if (known >= 0) return known != 0;
   py::gil_scoped_acquire gil;
-  return cachedFlag(bias_depends_, override("bias_depends_on_state"), true);
+  return cachedFlag(bias_depends_, override("bias_depends_on_state"), true, where("bias_depends_on_state"));
 }
 
 bool PyConstrainedSystem::isTimeDependent() const {
   const int known = time_dependent_.load(std::memory_order_relaxed);
   if (known >= 0) return known != 0;
   py::gil_scoped_acquire gil;
-  return cachedFlag(time_dependent_, override("is_time_dependent"), false);
+  return cachedFlag(time_dependent_, override("is_time_dependent"), false, where("is_time_dependent"));
 }
 
 bool PyConstrainedSystem::isConservative() const {
   const int known = conservative_.load(std::memory_order_relaxed);
   if (known >= 0) return known != 0;
   py::gil_scoped_acquire gil;
-  return cachedFlag(conservative_, override("is_conservative"), false);
+  return cachedFlag(conservative_, override("is_conservative"), false, where("is_conservative"));
 }
 
 double PyConstrainedSystem::energyScale() const {
   // Asked once per run (the divergence rule's scales): no cache needed.
   py::gil_scoped_acquire gil;
   if (py::function f = override("energy_scale")) {
-    return scalar(callNoting<py::object>(f), "energy_scale", "the returned energy scale");
+    return scalar(callNoting<py::object>(f, where("energy_scale"), "a float"), "energy_scale", "the returned energy scale");
   }
   return ConstrainedSystem::energyScale();
 }

@@ -52,6 +52,7 @@ class GeneralizedAlphaStepper final : public FixedStepper {
     u_ = Vector::Zero(nu);
     if (system.massStructure() == MassStructure::General) M_ = Matrix::Zero(nq_, nq_);
     mass_diagonal_ = Vector::Zero(nq_);
+    residual_mass_ = Vector::Zero(nq_);
     S_ = Matrix::Zero(nu, nq_);
     h_ = Vector::Zero(nq_);
     r_ = Vector::Zero(nq_);
@@ -168,6 +169,7 @@ class GeneralizedAlphaStepper final : public FixedStepper {
   Vector jerk_, qdd_probe_, q_pred_, v_pred_, q_iterate_, v_iterate_, qdd_, lambda_, u_;
   Matrix M_, S_;  // M_ only for a general M (a diagonal one is mass_diagonal_)
   Vector h_, r_, phi_, mass_diagonal_;  // mass_diagonal_: diag M at the iterate
+  Vector residual_mass_;  // the residual's row scale: mass_diagonal_ without its zeros
   Vector rhs_, correction_;
   // Dense path: J, the derivative blocks and the block LU, each nq×nq or larger.
   Matrix J_, block_;
@@ -240,6 +242,7 @@ class GeneralizedAlphaStepper final : public FixedStepper {
       system_.constraintJacobian(q, t, J_);
     }
     ++evaluations_;
+    updateResidualScale();
     if (diagonal) {
       r_ = mass_diagonal_.cwiseProduct(qdd_);
     } else {
@@ -259,12 +262,23 @@ class GeneralizedAlphaStepper final : public FixedStepper {
     }
   }
 
-  /// The scaled residual max(‖φ‖∞, min(β′‖D⁻¹r‖∞, last_correction)) (position units). On a stiff
+  /// residual_mass_ = diag M, with the entries that are zero to rounding (a massless coordinate,
+  /// or a flat body's zero director inertia: M singular, positive definite only on null(J))
+  /// replaced by the largest: such a row balances forces, measured in the largest mass's
+  /// accelerations rather than divided by zero.
+  void updateResidualScale() {
+    const double largest = mass_diagonal_.maxCoeff();
+    const double floor = std::numeric_limits<double>::epsilon() * largest;
+    for (int i = 0; i < nq_; ++i) residual_mass_[i] = mass_diagonal_[i] > floor ? mass_diagonal_[i] : largest;
+  }
+
+  /// The scaled residual max(‖φ‖∞, min(β′‖D⁻¹r‖∞, last_correction)) (position units), D = diag M
+  /// with zero entries replaced as updateResidualScale() says. On a stiff
   /// step β′D⁻¹r overstates the position error by β′|K|/|M| (and amplifies q's round-off by as
   /// much); the last Newton correction of q, β′‖Δq̈‖∞, then measures it (about r/K).
   double scaledResidual(double beta_prime, double last_correction) const {
     double dynamics = 0.0;
-    for (int i = 0; i < nq_; ++i) dynamics = std::max(dynamics, std::abs(r_[i]) / mass_diagonal_[i]);
+    for (int i = 0; i < nq_; ++i) dynamics = std::max(dynamics, std::abs(r_[i]) / residual_mass_[i]);
     return std::max(infNorm(phi_), std::min(beta_prime * dynamics, last_correction));
   }
 
@@ -362,7 +376,7 @@ class GeneralizedAlphaStepper final : public FixedStepper {
       // and β′D⁻¹r to eps·β′|D⁻¹h|, which on a stiff step (β′|q̈| ≫ |q|) set the residual's
       // round-off floor.
       double force_scale = 0.0;
-      for (int i = 0; i < nq_; ++i) force_scale = std::max(force_scale, std::abs(h_[i]) / mass_diagonal_[i]);
+      for (int i = 0; i < nq_; ++i) force_scale = std::max(force_scale, std::abs(h_[i]) / residual_mass_[i]);
       const double scale = std::max({1.0, infNorm(q), beta_prime * infNorm(qdd_), beta_prime * force_scale});
       if (residual <= options_.newton_tolerance * scale) break;
       if (iteration == options_.newton_max_iterations) {

@@ -237,4 +237,54 @@ double PendulumChain::energyScale() const {
 
 Eigen::Vector3d PendulumChain::tip(ConstVectorRef q) const { return q.segment<3>(3 * links() - 3); }
 
+std::string PendulumChain::parameterName(int i) const {
+  if (i >= 0 && i < links()) return "masses[" + std::to_string(i) + "]";
+  if (i == links()) return "gravity";
+  throwInvalid("parameter index", std::to_string(i) + " is not in [0, " + std::to_string(np()) + ") for " + name());
+}
+
+Vector PendulumChain::parameterValues() const {
+  Vector p(np());
+  for (int k = 0; k < links(); ++k) p[k] = params_.masses[static_cast<std::size_t>(k)];
+  p[links()] = params_.gravity;
+  return p;
+}
+
+std::unique_ptr<ParametricSystem> PendulumChain::withParameterValues(ConstVectorRef p) const {
+  requireSize("p", p.size(), np());
+  PendulumChainParams changed = params_;
+  for (int k = 0; k < links(); ++k) changed.masses[static_cast<std::size_t>(k)] = p[k];
+  changed.gravity = p[links()];
+  return std::make_unique<PendulumChain>(std::move(changed));
+}
+
+void PendulumChain::dynamicsParameterJacobian(ConstVectorRef, ConstVectorRef, ConstVectorRef a, double,
+                                              MatrixRef D) const {
+  D.setZero();
+  for (int k = 0; k < links(); ++k) {
+    D.block<3, 1>(3 * k, k) = a.segment<3>(3 * k);
+    D(3 * k + 1, k) += params_.gravity;
+    D(3 * k + 1, links()) = params_.masses[static_cast<std::size_t>(k)];
+  }
+}
+
+void PendulumChain::termsTangent(ConstVectorRef, ConstVectorRef v, double, ConstVectorRef dq, ConstVectorRef dv,
+                                 ModelTermsTangent& out) const {
+  out.M.setZero();
+  out.h.setZero();
+  out.phi_t.setZero();
+  out.J.setZero();
+  for (int k = 0; k < links(); ++k) {
+    const Eigen::Vector3d dd = k == 0 ? Eigen::Vector3d(dq.segment<3>(0))
+                                      : Eigen::Vector3d(dq.segment<3>(3 * k) - dq.segment<3>(3 * k - 3));
+    const Eigen::Vector3d rate = k == 0 ? Eigen::Vector3d(v.segment<3>(0))
+                                        : Eigen::Vector3d(v.segment<3>(3 * k) - v.segment<3>(3 * k - 3));
+    const Eigen::Vector3d d_rate = k == 0 ? Eigen::Vector3d(dv.segment<3>(0))
+                                          : Eigen::Vector3d(dv.segment<3>(3 * k) - dv.segment<3>(3 * k - 3));
+    out.J.block<1, 3>(k, 3 * k) = dd.transpose();
+    if (k > 0) out.J.block<1, 3>(k, 3 * k - 3) = -dd.transpose();
+    out.gamma[k] = 2.0 * rate.dot(d_rate);
+  }
+}
+
 }  // namespace kktdae

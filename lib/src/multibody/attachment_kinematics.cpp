@@ -2,14 +2,19 @@
 
 #include <cmath>
 
+#include "kktdae/autodiff/dual.hpp"
+
 namespace kktdae::multibody::detail {
 
-AttachmentState evaluateAttachment(const MechanismData& data, const Attachment& attachment, ConstVectorRef q,
-                                   ConstVectorRef v) {
-  AttachmentState s;
+template <typename S>
+AttachmentStateOf<S> evaluateAttachmentOf(const MechanismData& data, const Attachment& attachment,
+                                          ConstVectorRefOfS<S> q, ConstVectorRefOfS<S> v) {
+  using std::cos;
+  using std::sin;
+  AttachmentStateOf<S> s;
   const Eigen::Vector3d& X = attachment.local;
   if (attachment.body < 0) {
-    s.value = attachment.direction ? X : X;
+    s.value = X.cast<S>();
     s.jacobian.resize(3, 0);
     return s;
   }
@@ -18,21 +23,21 @@ AttachmentState evaluateAttachment(const MechanismData& data, const Attachment& 
   const bool with_rate = v.size() > 0;
   switch (body.kind) {
     case BodyKind::Planar: {
-      const double c = std::cos(q[o + 2]), sn = std::sin(q[o + 2]);
-      const Eigen::Vector3d turned(c * X[0] - sn * X[1], sn * X[0] + c * X[1], 0.0);
+      const S c = cos(q[o + 2]), sn = sin(q[o + 2]);
+      const Vector3Of<S> turned(c * X[0] - sn * X[1], sn * X[0] + c * X[1], S(0.0));
       s.jacobian.setZero(3, 3);
       if (!attachment.direction) {
-        s.jacobian(0, 0) = 1.0;
-        s.jacobian(1, 1) = 1.0;
-        s.value = Eigen::Vector3d(q[o], q[o + 1], 0.0) + turned;
+        s.jacobian(0, 0) = S(1.0);
+        s.jacobian(1, 1) = S(1.0);
+        s.value = Vector3Of<S>(q[o], q[o + 1], S(0.0)) + turned;
       } else {
         s.value = turned;
       }
       s.jacobian(0, 2) = -turned[1];
       s.jacobian(1, 2) = turned[0];
       if (with_rate) {
-        const double w = v[o + 2];
-        s.rate = s.jacobian * v.segment<3>(o);
+        const S w = v[o + 2];
+        s.rate = s.jacobian * v.template segment<3>(o);
         s.bias = -w * w * turned;
       }
       return s;
@@ -44,17 +49,17 @@ AttachmentState evaluateAttachment(const MechanismData& data, const Attachment& 
       const int n = free ? 12 : 9;
       s.jacobian.setZero(3, n);
       if (free && !attachment.direction) {
-        s.jacobian.leftCols<3>().setIdentity();
-        s.value = q.segment<3>(o);
+        s.jacobian.template leftCols<3>().setIdentity();
+        s.value = q.template segment<3>(o);
       } else if (!free && !attachment.direction) {
-        s.value = body.pivot;
+        s.value = body.pivot.cast<S>();
       } else {
         s.value.setZero();
       }
       const int first = free ? 3 : 0;
       for (int k = 0; k < 3; ++k) {
-        s.value += X[k] * q.segment<3>(d0 + 3 * k);
-        s.jacobian.block<3, 3>(0, first + 3 * k).diagonal().setConstant(X[k]);
+        s.value += S(X[k]) * q.template segment<3>(d0 + 3 * k);
+        s.jacobian.template block<3, 3>(0, first + 3 * k).diagonal().setConstant(S(X[k]));
       }
       if (with_rate) s.rate = s.jacobian * v.segment(o, n);
       return s;  // linear in q: bias 0
@@ -64,6 +69,12 @@ AttachmentState evaluateAttachment(const MechanismData& data, const Attachment& 
   }
   return s;
 }
+
+template AttachmentStateOf<double> evaluateAttachmentOf<double>(const MechanismData&, const Attachment&,
+                                                                ConstVectorRefOfS<double>, ConstVectorRefOfS<double>);
+template AttachmentStateOf<Dual<double>> evaluateAttachmentOf<Dual<double>>(const MechanismData&, const Attachment&,
+                                                                            ConstVectorRefOfS<Dual<double>>,
+                                                                            ConstVectorRefOfS<Dual<double>>);
 
 Eigen::Matrix3d coordinateRotation(const MechanismData& data, int body, ConstVectorRef q) {
   if (body < 0) return Eigen::Matrix3d::Identity();

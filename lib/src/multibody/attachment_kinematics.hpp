@@ -9,20 +9,42 @@
 
 namespace kktdae::multibody::detail {
 
+/// A column vector over the scalar S (double, or Dual<double> for tangents along (δq, δq̇)).
+template <typename S>
+using VectorOfS = Eigen::Matrix<S, Eigen::Dynamic, 1>;
+/// Read-only view of one.
+template <typename S>
+using ConstVectorRefOfS = const Eigen::Ref<const VectorOfS<S>>&;
+/// A 3-vector over S.
+template <typename S>
+using Vector3Of = Eigen::Matrix<S, 3, 1>;
+
 /// x = x(q_b) of an attachment with its rate ẋ = G q̇_b, its Jacobian G (3 × the body's
 /// coordinates, at most 12: no allocation) and its bias Ġ q̇_b, so that ẍ = G q̈_b + bias.
 /// Directors make every attachment of a spatial body linear in q_b (bias 0); a planar body's
-/// turns with θ (bias −θ̇² R X).
-struct AttachmentState {
-  Eigen::Vector3d value = Eigen::Vector3d::Zero();
-  Eigen::Vector3d rate = Eigen::Vector3d::Zero();
-  Eigen::Vector3d bias = Eigen::Vector3d::Zero();
-  Eigen::Matrix<double, 3, Eigen::Dynamic, 0, 3, 12> jacobian;
+/// turns with θ (bias −θ̇² R X). Over S = Dual<double> seeded with (δq, δq̇) the derivative
+/// parts are the tangents δx, δẋ, δG, δ(bias) (ParametricMechanism's termsTangent()).
+template <typename S>
+struct AttachmentStateOf {
+  Vector3Of<S> value = Vector3Of<S>::Zero();
+  Vector3Of<S> rate = Vector3Of<S>::Zero();
+  Vector3Of<S> bias = Vector3Of<S>::Zero();
+  Eigen::Matrix<S, 3, Eigen::Dynamic, 0, 3, 12> jacobian;
 };
+/// The attachment state in double.
+using AttachmentState = AttachmentStateOf<double>;
 
-/// Evaluates an attachment at (q, v) (v may be empty: rate and bias are then left 0).
-AttachmentState evaluateAttachment(const MechanismData& data, const Attachment& attachment, ConstVectorRef q,
-                                   ConstVectorRef v);
+/// Evaluates an attachment at (q, v) (v may be empty: rate and bias are then left 0). Defined
+/// for S = double and S = Dual<double>.
+template <typename S>
+AttachmentStateOf<S> evaluateAttachmentOf(const MechanismData& data, const Attachment& attachment,
+                                          ConstVectorRefOfS<S> q, ConstVectorRefOfS<S> v);
+
+/// evaluateAttachmentOf<double>.
+inline AttachmentState evaluateAttachment(const MechanismData& data, const Attachment& attachment, ConstVectorRef q,
+                                          ConstVectorRef v) {
+  return evaluateAttachmentOf<double>(data, attachment, q, v);
+}
 
 /// The rotation from a body's coordinate frame to space: (d₁ d₂ d₃) for directors, R(θ) for a
 /// planar body, I for the ground.

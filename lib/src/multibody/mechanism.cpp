@@ -4,6 +4,7 @@
 
 #include "kktdae/core/checks.hpp"
 
+#include "applied_forces.hpp"
 #include "attachment_kinematics.hpp"
 #include "constraint_rows.hpp"
 #include "mechanism_data.hpp"
@@ -88,14 +89,6 @@ SpringState springState(const detail::MechanismData& data, const detail::SpringD
   return st;
 }
 
-/// Adds cᵀ G of an attachment into h at its body's coordinates.
-void addAttachmentForce(const detail::MechanismData& data, const AttachmentState& s, int body,
-                        const Eigen::Vector3d& force, VectorRef out) {
-  if (body < 0) return;
-  const detail::BodyData& b = data.bodies[static_cast<std::size_t>(body)];
-  out.segment(b.offset, coordinateCount(b.kind)).noalias() += s.jacobian.transpose() * force;
-}
-
 /// Adds a row gradient times `scale` into out at the row's bodies' coordinates.
 void addRowGradient(const detail::MechanismData& data, const detail::RowData& row, const RowEvaluation& e,
                     double scale, VectorRef out) {
@@ -140,28 +133,7 @@ void Mechanism::massMatrix(ConstVectorRef, MatrixRef M) const {
 }
 
 void Mechanism::bias(ConstVectorRef q, ConstVectorRef v, double, VectorRef h) const {
-  const detail::MechanismData& data = *data_;
-  h.setZero();
-  // Gravity: −Gᵀ m g at each centre of mass (M q̈ + h = ...: applied forces enter with a minus).
-  for (int b = 0; b < static_cast<int>(data.bodies.size()); ++b) {
-    const detail::BodyData& body = data.bodies[static_cast<std::size_t>(b)];
-    const AttachmentState c = evaluateAttachment(data, Attachment{b, body.centre_of_mass, false}, q, Vector());
-    addAttachmentForce(data, c, b, -body.mass * data.gravity, h);
-  }
-  for (const detail::SpringData& s : data.springs) {
-    const SpringState st = springState(data, s, q, v);
-    const double tension = s.stiffness * (st.length - s.rest_length) + s.damping * st.rate;
-    // Stretched, it pulls B towards A (−T n on B) and A towards B (+T n on A).
-    addAttachmentForce(data, st.b, s.b.body, tension * st.direction, h);
-    addAttachmentForce(data, st.a, s.a.body, -tension * st.direction, h);
-  }
-  for (const detail::RotationalSpringData& s : data.rotational_springs) {
-    const detail::JointData& joint = data.joints[static_cast<std::size_t>(s.joint)];
-    const RowEvaluation e = evaluateRow(data, joint.readback, q, Vector(), 0.0);
-    const double rate = gradientTimes(data, joint.readback, e, v);
-    const double torque = -s.stiffness * (e.phi - s.rest_angle) - s.damping * rate + s.constant_torque;
-    addRowGradient(data, joint.readback, e, -torque, h);
-  }
+  detail::appliedForcesOf<double>(*data_, q, v, h);
 }
 
 bool Mechanism::biasDependsOnState() const {

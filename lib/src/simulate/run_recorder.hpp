@@ -130,6 +130,7 @@ class RunRecorder {
   }
 
   Summary& summary() { return summary_; }
+  const Summary& summary() const { return summary_; }  ///< the Summary so far
 
   /// The run's right-hand side: finish() copies its solve count and rank-deficiency log into the
   /// summary, or lets `fill_counters` set the counters (a stepper that counts its own solves).
@@ -205,6 +206,12 @@ std::string firstNonFinite(ConstVectorRef q, ConstVectorRef v);
 bool projectInitialState(const ConstrainedSystem& system, State& state, const SimulationOptions& options,
                          Summary& summary, std::string& failure, bool force = false);
 
+/// What simulate() and the Simulator refuse before they start, by name (std::invalid_argument):
+/// invalid options, wrong sizes, a non-finite start, models that cannot run, and combinations of
+/// integrator and options that cannot work (cvode_adams with projection, ida_index1 with soft
+/// constraints, a rank-deficiency policy the integrator cannot honour).
+void requireRunnable(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options);
+
 /// The fixed-step integrator's setup from a run's options: what simulate() and Simulator build
 /// their stepper from.
 FixedStepperSetup fixedStepperSetup(const SimulationOptions& options);
@@ -212,9 +219,8 @@ FixedStepperSetup fixedStepperSetup(const SimulationOptions& options);
 /// The drivers, one per family (simulate() dispatches).
 Summary simulateFixedStep(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
                           StateObserver* observer);
-Summary simulateCvode(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
-                      const Observer& observer);
-Summary simulateIda(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
-                    const Observer& observer);
+/// cvode_bdf, cvode_adams, ida_index1 and ida_ggl (sundials/adaptive_run.cpp).
+Summary simulateAdaptive(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
+                         const Observer& observer);
 
 }  // namespace kktdae::detail

@@ -110,11 +110,11 @@ void requirePolicyIntegrator(const SimulationOptions& options) {
   }
 }
 
-// Both simulate() overloads: `observer` is what the adaptive drivers call; the fixed-step driver
-// calls `object` when given (the StateObserver overload, whose `observer` forwards to it) and
-// `observer` behind the StateObserver interface otherwise.
-Summary simulateChecked(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
-                        const Observer& observer, StateObserver* object) {
+}  // namespace
+
+namespace detail {
+
+void requireRunnable(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options) {
   options.validate();
   checkDimensions(system);
   checkStateSizes(system, initial.q, initial.v);
@@ -122,7 +122,6 @@ Summary simulateChecked(const ConstrainedSystem& system, const State& initial, c
   requireFinite("initial.t", Eigen::Matrix<double, 1, 1>::Constant(initial.t));
   requireFinite("initial.q", initial.q);
   requireFinite("initial.v", initial.v);
-  options.gridSteps(initial.t);  // throws for an end time before t0 or a grid that overflows
   if (isAdaptive(options.integrator)) options.adaptive.validate(system.nq());
   if (options.integrator == Integrator::CvodeAdams && options.stabilization.project_after_step) {
     throwInvalid("stabilization.project_after_step",
@@ -133,14 +132,26 @@ Summary simulateChecked(const ConstrainedSystem& system, const State& initial, c
     throwInvalid("stabilization.kind", "soft constraints need the regularized solve; ida_index1 enforces its "
                                        "constraint row exactly (use a fixed-step integrator or CVODE)");
   }
+}
+
+}  // namespace detail
+
+namespace {
+
+// Both simulate() overloads: `observer` is what the adaptive drivers call; the fixed-step driver
+// calls `object` when given (the StateObserver overload, whose `observer` forwards to it) and
+// `observer` behind the StateObserver interface otherwise.
+Summary simulateChecked(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
+                        const Observer& observer, StateObserver* object) {
+  detail::requireRunnable(system, initial, options);
+  options.gridSteps(initial.t);  // throws for an end time before t0 or a grid that overflows
   try {
     switch (options.integrator) {
       case Integrator::CvodeBdf:
       case Integrator::CvodeAdams:
-        return detail::simulateCvode(system, initial, options, observer);
       case Integrator::IdaIndex1:
       case Integrator::IdaGgl:
-        return detail::simulateIda(system, initial, options, observer);
+        return detail::simulateAdaptive(system, initial, options, observer);
       default: {
         if (object != nullptr) return detail::simulateFixedStep(system, initial, options, object);
         detail::FunctionObserver adapter(observer);

@@ -1,80 +1,23 @@
-// The step-at-a-time run. Each step is the fixed-step driver's (fixed_step_run.cpp) in the same
-// order of operations: the stepper's step, the grid time, the finiteness check, the projection
-// after the step, the settle; so a Simulator advanced over simulate()'s grid lands on its bits.
-// What the driver does beside that (recording, events, divergence rules, counters) it leaves out.
+// The step-at-a-time run: what every integrator shares (construction, reset, copy, λ, the record)
+// and the fixed-step integrators' steps. Each fixed step is the fixed-step driver's
+// (fixed_step_run.cpp) in the same order of operations: the stepper's step, the grid time, the
+// finiteness check, the projection after the step, the settle, the events; so a Simulator advanced
+// over simulate()'s grid lands on its bits. The adaptive integrators' calls are in
+// simulator_adaptive.cpp.
 #include "kktdae/simulate/simulator.hpp"
 
 #include <cmath>
 #include <stdexcept>
 
 #include "kktdae/core/checks.hpp"
-#include "kktdae/integrators/fixed_stepper.hpp"
-#include "../integrators/explicit_stepper.hpp"
-#include "physical_multiplier.hpp"
-#include "run_recorder.hpp"
+#include "simulator_machinery.hpp"
 
 namespace kktdae {
-
-/// The stepper and the workspaces, made once per Simulator.
-struct Simulator::Machinery {
-  std::unique_ptr<FixedStepper> stepper;
-  detail::ExplicitStepper* explicit_stepper = nullptr;  // the inline path simulate() takes, when it is one
-  detail::PhysicalMultiplier physical;
-  ProjectionWorkspace projection_ws;
-  const Vector* lambda = nullptr;
-
-  Machinery(const ConstrainedSystem& system, const SimulationOptions& options)
-      : physical(system, options), projection_ws(system, options.kkt) {
-    stepper = makeFixedStepper(system, detail::fixedStepperSetup(options));
-    explicit_stepper = dynamic_cast<detail::ExplicitStepper*>(stepper.get());
-  }
-
-  /// The KKT solve at a new state (reset or settle); the failure's text, or empty.
-  std::string solveAt(const State& state, bool first) {
-    if (explicit_stepper != nullptr) {
-      if (explicit_stepper->solveAt(state)) return {};
-      const KktResult& kkt = explicit_stepper->result();
-      return "KKT solve failed (" + std::string(toString(kkt.status)) + "): " + kkt.message +
-             detail::describeRows(kkt.offending_rows);
-    }
-    const StepReport report = first ? stepper->reset(state) : stepper->settle(state);
-    return describe(report);
-  }
-
-  static std::string describe(const StepReport& report) {
-    if (report.ok()) return {};
-    if (report.newton_failed) return "Newton failed: " + report.message;
-    return "KKT solve failed (" + std::string(toString(report.kkt.status)) + "): " + report.kkt.message +
-           detail::describeRows(report.kkt.offending_rows);
-  }
-};
-
-namespace {
-
-void requireSteppable(const SimulationOptions& options) {
-  if (isAdaptive(options.integrator)) {
-    throwInvalid("integrator", std::string(toString(options.integrator)) +
-                                   " is adaptive: the Simulator steps the fixed-step integrators only so far "
-                                   "(euler, semi_implicit, rk4, rattle, generalized_alpha, hht); use simulate() for it");
-  }
-  if (!options.events.empty()) {
-    throwInvalid("events", std::to_string(options.events.size()) +
-                               " given: the Simulator does not locate events yet; use simulate() for them");
-  }
-}
-
-}  // namespace
-
-Simulator::Simulator(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options)
-    : system_(&system), options_(options) {
-  options_.validate();
-  requireSteppable(options_);
-  checkDimensions(system);
-  if (options_.controller && system.nu() == 0) {
-    throwInvalid("controller", "given, but " + system.name() + " has no inputs (nu() = 0): it would never be called");
-  }
-  checkStateSizes(system, initial.q, initial.v);
-  machinery_ = std::make_unique<Machinery>(system, options_);
+Simulator::Simulator(const ConstrainedSystem& system, const State& initial, const SimulationOptions& options,
+                     bool record)
+    : system_(&system), options_(options), record_(record) {
+  detail::requireRunnable(system, initial, options_);
+  machinery_ = std::make_unique<Machinery>(system, options_, record);
   reset(initial);
 }
 
@@ -87,26 +30,59 @@ void Simulator::reset(const State& state) {
   requireFinite("state.t", Eigen::Matrix<double, 1, 1>::Constant(state.t));
   requireFinite("state.q", state.q);
   requireFinite("state.v", state.v);
+  status_ = RunStatus::Success;
+  message_.clear();
+  lambda_current_ = false;
+  steps_since_reset_ = 0;
+  calls_since_reset_ = 0;
+  Machinery& m = *machinery_;
+  m.counter_base = m.cumulativeCounters();
+  m.newRecord(state);
+  if (m.f) {
+    resetAdaptive(state);
+  } else {
+    resetFixed(state);
+  }
+  before_step_ = state_;
+  grid_origin_ = state_.t;
+  grid_index_ = 0;
+}
+
+void Simulator::resetFixed(const State& state) {
+  Machinery& m = *machinery_;
   State start = state;
-  Summary notes;
   std::string failure;
-  if (!detail::projectInitialState(*system_, start, options_, notes, failure)) {
+  if (!detail::projectInitialState(*system_, start, options_, m.recorder->summary(), failure)) {
     state_ = state;
     fail(RunStatus::InitFailure, failure);
     throw std::runtime_error("Simulator.reset: " + failure);
   }
   state_ = start;
-  before_step_ = start;
-  grid_origin_ = start.t;
-  grid_index_ = 0;
-  steps_since_reset_ = 0;
-  status_ = RunStatus::Success;
-  message_.clear();
-  lambda_current_ = false;
-  failure = machinery_->solveAt(state_, true);
+  failure = m.solveAt(state_, true);
   if (!failure.empty()) {
     fail(RunStatus::KktFailure, "at the reset state (t = " + formatDouble(state_.t) + " s): " + failure);
     throw std::runtime_error("Simulator.reset: " + message_);
+  }
+  // The reset state: the recording's first row and the events' first signs.
+  if (m.recording) {
+    if (recordState() != RunStatus::Success) throw std::runtime_error("Simulator.reset: " + message_);
+  } else {
+    m.recorder->track(state_.t, m.stepper->terms(), std::nan(""));
+  }
+  if (m.events->active()) {
+    std::string why;
+    const Vector* lambda = m.events_take_observed ? lambdaAt(why) : nullptr;
+    if (m.events_take_observed && lambda == nullptr) {
+      fail(RunStatus::KktFailure, "at the reset state (t = " + formatDouble(state_.t) + " s): " + why);
+      throw std::runtime_error("Simulator.reset: " + message_);
+    }
+    try {
+      m.events->runner.start(state_.t, state_.q, state_.v, lambda);
+    } catch (const std::exception& error) {
+      fail(RunStatus::ModelError, "an event failed at the reset state (t = " + formatDouble(state_.t) +
+                                      " s): " + error.what());
+      throw std::runtime_error("Simulator.reset: " + message_);
+    }
   }
 }
 
@@ -115,7 +91,7 @@ Simulator Simulator::copy() const {
   // stepped since): the twin starts exactly here.
   SimulationOptions unprojected = options_;
   unprojected.project_initial_state = false;
-  Simulator twin(*system_, state_, unprojected);
+  Simulator twin(*system_, state_, unprojected, record_);
   twin.options_.project_initial_state = options_.project_initial_state;
   // The same grid, so that the twin's next steps land where this one's would.
   twin.grid_origin_ = grid_origin_;
@@ -134,37 +110,51 @@ RunStatus Simulator::fail(RunStatus status, const std::string& message) {
 
 RunStatus Simulator::step() {
   if (status_ != RunStatus::Success) return status_;
+  if (machinery_->solver) {
+    const RunStatus status = solveAdaptive(nextGridTime(), true, options_.adaptive.stop_at_outputs);
+    return status == RunStatus::Success ? recordState() : status;
+  }
   const double t_after = grid_origin_ + static_cast<double>(grid_index_ + 1) * options_.dt;
   const RunStatus status = stepBy(options_.dt, t_after);
-  if (status == RunStatus::Success) ++grid_index_;
-  return status;
+  if (status != RunStatus::Success) return status;
+  ++grid_index_;
+  return recordState();
 }
 
 RunStatus Simulator::advanceTo(double t) {
   if (!std::isfinite(t)) throwInvalid("t", "must be finite, got " + formatDouble(t));
   if (status_ != RunStatus::Success) return status_;
+  const auto before = [&] {
+    throwInvalid("t", formatDouble(t) + " s is before the Simulator's time " + formatDouble(state_.t) + " s");
+  };
+  if (machinery_->solver) {
+    if (t < state_.t) before();
+    if (t == state_.t) return RunStatus::Success;
+    const RunStatus status = solveAdaptive(t, false, options_.adaptive.stop_at_outputs);
+    return status == RunStatus::Success ? recordState() : status;
+  }
   const double intervals = (t - grid_origin_) / options_.dt;
   // On the grid as simulate()'s end_time counts it: (t − t0)/dt within 1e-9 of a whole number.
   const double nearest = std::round(intervals);
   const bool on_grid = std::abs(intervals - nearest) <= 1e-9 * std::max(1.0, std::abs(nearest));
   const double whole = on_grid ? nearest : std::floor(intervals);
-  if (whole < static_cast<double>(grid_index_) || (!on_grid && t < state_.t)) {
-    throwInvalid("t", formatDouble(t) + " s is before the Simulator's time " + formatDouble(state_.t) + " s");
-  }
+  if (whole < static_cast<double>(grid_index_) || (!on_grid && t < state_.t)) before();
   const long target = static_cast<long>(whole);
+  const long steps_before = steps_since_reset_;
   while (grid_index_ < target) {
-    const RunStatus status = step();
+    const RunStatus status = stepBy(options_.dt, grid_origin_ + static_cast<double>(grid_index_ + 1) * options_.dt);
     if (status != RunStatus::Success) return status;
+    ++grid_index_;
   }
-  if (on_grid || t == state_.t) return RunStatus::Success;
-  // The shortened step to t, as simulate() ends a run whose end time is off the grid; the grid
-  // starts again there.
-  const RunStatus status = stepBy(t - state_.t, t);
-  if (status == RunStatus::Success) {
+  if (!on_grid && t != state_.t) {
+    // The shortened step to t, as simulate() ends a run whose end time is off the grid; the grid
+    // starts again there.
+    const RunStatus status = stepBy(t - state_.t, t);
+    if (status != RunStatus::Success) return status;
     grid_origin_ = t;
     grid_index_ = 0;
   }
-  return status;
+  return steps_since_reset_ == steps_before ? RunStatus::Success : recordState();
 }
 
 RunStatus Simulator::stepBy(double h, double t_after) {
@@ -212,11 +202,12 @@ RunStatus Simulator::stepBy(double h, double t_after) {
       return fail(RunStatus::NonFiniteState, "non-finite state after" + where(t_after) + ": " + what);
     }
     if (options_.stabilization.project_after_step) {
-      const ProjectionReport projection = projectToManifold(*system_, state_, options_.projection, m.projection_ws);
+      const ProjectionReport projection = projectToManifold(*system_, state_, options_.projection, *m.projection_ws);
       if (!projection.converged) {
         restore();
         return fail(RunStatus::ProjectionFailure, "projection after" + where(t_after) + " failed: " + projection.message);
       }
+      m.recorder->countProjection(projection);
     }
     const std::string failure = m.solveAt(state_, false);
     if (!failure.empty()) {
@@ -234,19 +225,119 @@ RunStatus Simulator::stepBy(double h, double t_after) {
     throw;
   }
   steps_since_reset_ = k;
-  return RunStatus::Success;
+  if (!m.events->active()) return RunStatus::Success;
+  // The events look at the step as simulate()'s fixed-step driver lets them: with the observed
+  // multiplier at the step end where that is a KKT solve there.
+  std::string why;
+  const Vector* lambda = m.events_take_observed ? lambdaAt(why) : nullptr;
+  if (m.events_take_observed && lambda == nullptr) {
+    return fail(RunStatus::KktFailure, "after step " + std::to_string(k) + " (t = " + formatDouble(state_.t) +
+                                           " s): " + why);
+  }
+  bool stop = false;
+  try {
+    stop = m.events->runner.afterStep(k, state_.t, state_.q, state_.v, lambda);
+  } catch (const std::exception& error) {
+    return fail(RunStatus::ModelError, "an event failed after step " + std::to_string(k) + " (t = " +
+                                           formatDouble(state_.t) + " s): " + error.what());
+  }
+  return stop ? stopAtEvent() : RunStatus::Success;
+}
+
+RunStatus Simulator::stopAtEvent() {
+  Machinery& m = *machinery_;
+  const FiredEvent& at = m.recorder->summary().events.back();
+  state_.t = at.time;
+  state_.q = at.q;
+  state_.v = at.v;
+  m.event_lambda = at.lambda;
+  m.lambda = &m.event_lambda;
+  lambda_current_ = true;
+  try {
+    // simulate()'s end at a stop event: the event's state observed (recorded), the status and
+    // message it finishes with.
+    const Summary ended = m.events->runner.finishStopped(*m.recorder);
+    return fail(ended.status, ended.message);
+  } catch (const std::exception& error) {
+    return fail(RunStatus::ModelError, error.what());
+  }
+}
+
+const Vector* Simulator::lambdaAt(std::string& failure) {
+  Machinery& m = *machinery_;
+  if (lambda_current_) return m.lambda;
+  if (m.stepper) {
+    m.lambda = m.physical.at(state_.t, state_.q, state_.v, m.stepper->lambda(), failure);
+  } else if (m.physical.solves()) {
+    m.lambda = m.physical.solve(state_.t, state_.q, state_.v, failure);
+  } else {
+    m.lambda = ownAdaptiveLambda(failure);
+  }
+  lambda_current_ = m.lambda != nullptr;
+  return m.lambda;
 }
 
 const Vector& Simulator::lambda() {
+  std::string failure;
+  const Vector* lambda = lambdaAt(failure);
+  if (lambda == nullptr) throw std::runtime_error("Simulator.lambda: " + failure);
+  return *lambda;
+}
+
+RunStatus Simulator::recordState() {
   Machinery& m = *machinery_;
-  if (!m.physical.solves()) return m.stepper->lambda();
-  if (!lambda_current_) {
-    std::string failure;
-    m.lambda = m.physical.at(state_.t, state_.q, state_.v, m.stepper->lambda(), failure);
-    if (m.lambda == nullptr) throw std::runtime_error("Simulator.lambda: " + failure);
-    lambda_current_ = true;
+  if (!m.recording) return RunStatus::Success;
+  std::string failure;
+  const Vector* lambda = lambdaAt(failure);
+  if (lambda == nullptr) return fail(RunStatus::KktFailure, "at t = " + formatDouble(state_.t) + " s: " + failure);
+  const KktWorkspace* terms = nullptr;
+  if (m.stepper) {
+    terms = &m.stepper->terms();
+  } else if (m.f->evaluateConstraintTerms(state_.t, state_.q, state_.v, failure)) {
+    terms = &m.f->workspace();
+  } else {
+    return fail(RunStatus::KktFailure, "model terms failed at t = " + formatDouble(state_.t) + " s: " + failure);
   }
-  return *m.lambda;
+  m.recorder->observe(state_.t, state_.q, state_.v, *lambda, *terms, std::nan(""));
+  return RunStatus::Success;
+}
+
+long Simulator::steps() const {
+  if (!machinery_->solver) return steps_since_reset_;
+  Summary counted;
+  machinery_->solver->fillStatistics(counted);
+  return counted.steps;
+}
+
+const std::vector<FiredEvent>& Simulator::events() const { return machinery_->recorder->summary().events; }
+
+const TrajectoryRecording* Simulator::recording() const {
+  return machinery_->recording ? &*machinery_->recording : nullptr;
+}
+
+Summary Simulator::summary() const {
+  const Machinery& m = *machinery_;
+  Summary summary = m.recorder->summary();
+  summary.status = status_;
+  summary.message = message_;
+  summary.t_final = state_.t;
+  summary.integrator = options_.integrator;
+  summary.linear_solver = m.setup.linear_solver;
+  summary.notes = m.setup.notes + summary.notes;
+  summary.outputs = m.recording ? m.recording->size() : 0;
+  if (m.solver) {
+    m.solver->fillStatistics(summary);
+  } else {
+    summary.steps = steps_since_reset_;
+  }
+  // The counters that run on across resets, from where they stood at the last one.
+  const Summary now = m.cumulativeCounters();
+  for (long Summary::*counter : {&Summary::kkt_solves, &Summary::rhs_evaluations, &Summary::newton_iterations,
+                                 &Summary::jacobian_evaluations, &Summary::linear_solver_setups,
+                                 &Summary::newton_model_evaluations, &Summary::observation_kkt_solves}) {
+    if (now.*counter != 0 || m.counter_base.*counter != 0) summary.*counter = now.*counter - m.counter_base.*counter;
+  }
+  return summary;
 }
 
 }  // namespace kktdae

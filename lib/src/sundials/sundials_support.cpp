@@ -22,17 +22,22 @@ thread_local EmptyClonePool* current_clone_pool = nullptr;
 }  // namespace
 
 EmptyClonePool::EmptyClonePool(Eigen::Index n, SUNContext context)
-    : shell_(N_VNewEmpty_Serial(static_cast<sunindextype>(n), context)), previous_(current_clone_pool) {
+    : shell_(N_VNewEmpty_Serial(static_cast<sunindextype>(n), context)) {
   if (shell_ == nullptr) throw std::runtime_error("N_VNewEmpty_Serial(" + std::to_string(n) + ") failed");
   shell_->ops->nvdestroy = &EmptyClonePool::giveBack;
-  current_clone_pool = this;
 }
 
 EmptyClonePool::~EmptyClonePool() {
-  current_clone_pool = previous_;
   shell_->ops->nvdestroy = &N_VDestroy_Serial;
   N_VDestroy(shell_);
 }
+
+EmptyClonePool::Lending::Lending(EmptyClonePool& pool) : pool_(pool) {
+  pool_.previous_ = current_clone_pool;
+  current_clone_pool = &pool_;
+}
+
+EmptyClonePool::Lending::~Lending() { current_clone_pool = pool_.previous_; }
 
 void EmptyClonePool::installOn(N_Vector v) const { v->ops->nvcloneempty = &EmptyClonePool::lend; }
 

@@ -65,10 +65,11 @@ VectorPtr makeVector(Eigen::Index n, SUNContext context);
 /// is installed on (and of their clones, which copy the operation table). SUNDIALS' dense
 /// difference-quotient Jacobians (cvLsDenseDQJac, idaLsDenseDQJac) clone an empty vector to view
 /// each column of the matrix and destroy it again, three mallocs per Jacobian; the lent vector
-/// makes that allocation-free with SUNDIALS' own arithmetic. The pool in use is the innermost one
-/// alive on this thread (pools nest LIFO as stack objects; a run stays on its thread); a clone
-/// asked for while the vector is lent, of another length or context, or with no pool alive, is a
-/// real N_VCloneEmpty_Serial(), so the pool only ever saves allocations.
+/// makes that allocation-free with SUNDIALS' own arithmetic. A pool lends only while a Lending
+/// scope of it is alive on this thread, the innermost one (scopes nest LIFO as stack objects, so
+/// a pool held by a long-lived object, a Simulator's, lends only inside its solver calls); a
+/// clone asked for while the vector is lent, of another length or context, or outside any scope,
+/// is a real N_VCloneEmpty_Serial(), so the pool only ever saves allocations.
 class EmptyClonePool {
  public:
   EmptyClonePool(Eigen::Index n, SUNContext context);
@@ -78,12 +79,24 @@ class EmptyClonePool {
   /// Routes v's N_VCloneEmpty() through the pool; install before the solver clones v.
   void installOn(N_Vector v) const;
 
+  /// While alive, `pool` is the one that lends on this thread.
+  class Lending {
+   public:
+    explicit Lending(EmptyClonePool& pool);
+    ~Lending();
+    Lending(const Lending&) = delete;
+    Lending& operator=(const Lending&) = delete;
+
+   private:
+    EmptyClonePool& pool_;
+  };
+
  private:
   static N_Vector lend(N_Vector w);
   static void giveBack(N_Vector v);
   N_Vector shell_ = nullptr;
   bool lent_ = false;
-  EmptyClonePool* previous_ = nullptr;
+  EmptyClonePool* previous_ = nullptr;  // the pool lending outside this one's Lending scope
 };
 
 /// The vector's data as an Eigen map (no copy).

@@ -62,7 +62,14 @@ TEST_CASE("empty-clone pool: lends its one vector, clones for real while it is o
   const sd::VectorPtr y = sd::makeVector(4, context), other = sd::makeVector(3, context);
   pool.installOn(y.get());
   pool.installOn(other.get());
-  const sd::VectorPtr clone = sd::makeVector(4, context);
+  {
+    // Outside a Lending scope the pool lends nothing: a real clone (a pool held by a long-lived
+    // Simulator must not lend to another solver's calls).
+    N_Vector real = N_VCloneEmpty(y.get());
+    REQUIRE(real != nullptr);
+    N_VDestroy(real);
+  }
+  const sd::EmptyClonePool::Lending lending(pool);
   N_Vector first = N_VCloneEmpty(y.get());
   N_Vector second = N_VCloneEmpty(y.get());  // the pool's vector is out: a real clone
   N_Vector shorter = N_VCloneEmpty(other.get());
@@ -82,4 +89,16 @@ TEST_CASE("empty-clone pool: lends its one vector, clones for real while it is o
   CHECK(N_VGetArrayPointer(first) == nullptr);
   CHECK(N_VCloneEmpty(y.get()) == first);  // lent again
   N_VDestroy(first);
+  {
+    // An inner pool's scope lends its own vector, and the outer one's again once it closes.
+    sd::EmptyClonePool inner(4, context);
+    {
+      const sd::EmptyClonePool::Lending inner_lending(inner);
+      N_Vector lent = N_VCloneEmpty(y.get());
+      CHECK(lent != first);
+      N_VDestroy(lent);
+    }
+    CHECK(N_VCloneEmpty(y.get()) == first);
+    N_VDestroy(first);
+  }
 }

@@ -75,8 +75,11 @@ void requireAutoDiffSize(const char* what, int value, int max_size);
 ///
 /// @tparam Derived the user's model (CRTP)
 /// @tparam MaxSize capacity of the stack buffers: nq and nc must not exceed it
-template <typename Derived, int MaxSize = kDefaultAutoDiffCapacity>
-class AutoDiffConstraints : public ConstrainedSystem {
+/// @tparam Base the interface derived from: ConstrainedSystem, or one derived from it such as
+///         ParametricSystem (autodiff_parametric_system.hpp), default-constructible
+template <typename Derived, int MaxSize = kDefaultAutoDiffCapacity, typename Base = ConstrainedSystem>
+class AutoDiffConstraints : public Base {
+  static_assert(std::is_base_of_v<ConstrainedSystem, Base>, "Base must be a ConstrainedSystem");
   static_assert(MaxSize > 0, "MaxSize is the capacity of the dual buffers: it must be positive");
 
  public:

@@ -3,10 +3,12 @@
 /// An open chain of point masses hanging from a fixed pivot, in maximal (Cartesian) coordinates.
 
 #include <Eigen/Core>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "kktdae/core/state.hpp"
-#include "kktdae/system/constrained_system.hpp"
+#include "kktdae/sensitivity/parametric_system.hpp"
 
 namespace kktdae {
 
@@ -30,7 +32,10 @@ struct PendulumChainParams {
 /// so J_k = d_kᵀ on particle k and −d_kᵀ on particle k−1, and γ_k = |ḋ_k|². Gravity −g ŷ gives
 /// h = (0, m_k g, 0) per particle. λ_k has units of N/m: the force on particle k from link k is
 /// λ_k d_k, so λ_k < 0 means the link pulls particle k toward its predecessor (tension = −λ_k |d_k|).
-class PendulumChain final : public ConstrainedSystem {
+///
+/// Parameters (ParametricSystem, docs/sensitivities.md): p = (m_0, …, m_{N−1}, g), named
+/// "masses[0]", …, "masses[N-1]", "gravity". The lengths enter φ and are not parameters.
+class PendulumChain final : public ParametricSystem {
  public:
   /// Throws std::invalid_argument for empty or mismatched masses/lengths, or non-positive values.
   explicit PendulumChain(PendulumChainParams params);
@@ -70,6 +75,22 @@ class PendulumChain final : public ConstrainedSystem {
   double energyScale() const override;
   /// Position of the last particle (the tip).
   Eigen::Vector3d tip(ConstVectorRef q) const;
+
+  /// N + 1: the masses, then gravity.
+  int np() const override { return links() + 1; }
+  /// "masses[k]" for k < N, "gravity" for k = N; throws std::invalid_argument otherwise.
+  std::string parameterName(int i) const override;
+  /// (m_0, …, m_{N−1}, g).
+  Vector parameterValues() const override;
+  /// The chain with these masses and gravity (validate() names a bad one); throws
+  /// std::invalid_argument for a size other than N + 1.
+  std::unique_ptr<ParametricSystem> withParameterValues(ConstVectorRef p) const override;
+  /// ∂(M a + h)/∂m_k = a_k + (0, g, 0) on particle k; ∂h/∂g = (0, m_k, 0) on every particle.
+  void dynamicsParameterJacobian(ConstVectorRef q, ConstVectorRef v, ConstVectorRef a, double t,
+                                 MatrixRef D) const override;
+  /// δM = δh = 0, δJ_k = ±δd_kᵀ (J with δq for q and no pivot), δγ_k = 2 ḋ_k·δḋ_k, δ(∂φ/∂t) = 0.
+  void termsTangent(ConstVectorRef q, ConstVectorRef v, double t, ConstVectorRef dq, ConstVectorRef dv,
+                    ModelTermsTangent& out) const override;
 
  private:
   PendulumChainParams params_;

@@ -5,6 +5,7 @@
 /// constraints (docs/integrators.md, "A stiff case").
 
 #include <Eigen/Core>
+#include <memory>
 #include <string>
 
 #include "kktdae/core/state.hpp"
@@ -39,7 +40,11 @@ struct SpringChainParams {
 /// j − 1 … j + 1, so ∂h/∂(q, q̇) lies in a band of half-width 8 coordinates
 /// (biasJacobianBandwidth()). The springs act in the x–y plane only (z is free, as in
 /// PendulumChain). The highest bending frequency grows as √k (docs/integrators.md measures it).
-class SpringChain final : public ConstrainedSystem {
+///
+/// Parameters (ParametricSystem, docs/sensitivities.md): PendulumChain's ("masses[k]",
+/// "gravity"), then "joint_stiffness" (k) and "joint_damping" (c); the lengths enter φ and are not
+/// parameters.
+class SpringChain final : public ParametricSystem {
  public:
   /// Throws std::invalid_argument for invalid parameters (naming the field).
   explicit SpringChain(SpringChainParams params);
@@ -88,6 +93,23 @@ class SpringChain final : public ConstrainedSystem {
   State initialState(double tilt) const { return chain_.initialState(tilt); }
   /// Position of the last particle (the tip).
   Eigen::Vector3d tip(ConstVectorRef q) const { return chain_.tip(q); }
+
+  /// N + 3: the chain's N + 1, then k and c.
+  int np() const override { return chain_.np() + 2; }
+  /// The chain's names, then "joint_stiffness", "joint_damping"; throws std::invalid_argument
+  /// for an index out of range.
+  std::string parameterName(int i) const override;
+  /// (m_0, …, m_{N−1}, g, k, c).
+  Vector parameterValues() const override;
+  /// The chain with these values (validate() names a bad one); throws std::invalid_argument for
+  /// a size other than N + 3.
+  std::unique_ptr<ParametricSystem> withParameterValues(ConstVectorRef p) const override;
+  /// The chain's columns, then ∂h/∂k = Σ_j θ_j ∇θ_j and ∂h/∂c = Σ_j θ̇_j ∇θ_j (h is linear in k, c).
+  void dynamicsParameterJacobian(ConstVectorRef q, ConstVectorRef v, ConstVectorRef a, double t,
+                                 MatrixRef D) const override;
+  /// The chain's tangent, plus δh of the joint forces by Dual numbers through the same formulas.
+  void termsTangent(ConstVectorRef q, ConstVectorRef v, double t, ConstVectorRef dq, ConstVectorRef dv,
+                    ModelTermsTangent& out) const override;
 
  private:
   /// h += Σ_j (k θ_j + c θ̇_j) ∇θ_j.

@@ -64,6 +64,15 @@ struct Integrand {
 /// model whose M may vary.
 Integrand kineticEnergyIntegrand(const ConstrainedSystem& system);
 
+/// g = ½ q̇ᵀ M(q, p) q̇ for a parametric model, with M at the parameters p the integrand is
+/// called with (so that dG/dp counts ½ q̇ᵀ (∂M/∂p) q̇ for masses and inertias among the
+/// parameters): g_v = M q̇, g_p = ½ q̇ᵀ (D(q, q̇, q̇) − D(q, q̇, 0)) from dynamicsParameterJacobian()
+/// (D is affine in its acceleration argument), and g_q = ½ q̇ᵀ δM(eₖ) q̇ from nq tangents when
+/// M is not constant. The integrand holds its own copy of the model (one more, made by
+/// withParameterValues(), while a central-difference run's p differs). Overload resolution picks
+/// this one for every ParametricSystem.
+Integrand kineticEnergyIntegrand(const ParametricSystem& system);
+
 /// A direction (δq₀, δq̇₀) of the initial state to differentiate along. The column of s it gives
 /// starts at its projection onto the tangent spaces of both constraint manifolds at the start,
 /// in the mass metric as projectToManifold() projects,
