@@ -1,5 +1,6 @@
 // kktdae-sensitivity: G = ∫ g dt of a shipped problem and dG/dp, by forward sensitivities
-// (IDAS) or central differences, with the cost of each next to a plain run's.
+// (IDAS on the DAE, CVODES on the stabilized ODE) or central differences, with the cost of each
+// next to a plain run's.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
@@ -24,6 +25,10 @@ const std::vector<std::string> kSensitivityFiles = {"metrics.json", "timing.json
 constexpr double kReferenceG = 3.336606799483;
 constexpr double kReferenceDgDk = 0.333448105;
 constexpr double kReferenceDgDc = -0.363754034;
+/// cvode_*'s default Baumgarte gains α = β [1/s, rad/s] on the slider-crank: the ODE keeps φ = 0
+/// only through them, and without them its drift moves dG/dp by about 1e-7 at rtol 1e-10
+/// (docs/sensitivities.md, "CVODES and the constraint drift").
+constexpr double kDefaultGain = 10.0;
 
 struct Flags {
   std::string problem = "slider_crank";
@@ -31,6 +36,9 @@ struct Flags {
   std::string integrator = "ida_ggl";
   double rtol = 1e-6;
   double atol = 0.0;  ///< 0: the same as rtol
+  /// Baumgarte gains of cvode_* and ida_index1 (negative: the integrator's default, kDefaultGain for
+  /// cvode_*, none for ida_*).
+  double alpha = -1.0, beta = -1.0;
   std::filesystem::path out = "outputs/sensitivity";
 };
 
@@ -45,6 +53,11 @@ int run(const Flags& flags, Integrator integrator, SensitivityMethod method) {
   options.adaptive.rtol = flags.rtol;
   options.adaptive.atol = flags.atol > 0.0 ? flags.atol : flags.rtol;
   options.interrupt = interruptFlag();
+  const bool cvode = integrator == Integrator::CvodeBdf || integrator == Integrator::CvodeAdams;
+  const double default_gain = cvode ? kDefaultGain : 0.0;
+  const double alpha = flags.alpha >= 0.0 ? flags.alpha : default_gain;
+  const double beta = flags.beta >= 0.0 ? flags.beta : default_gain;
+  if (alpha > 0.0 || beta > 0.0) options.stabilization = Stabilization::baumgarte(alpha, beta);
   SensitivityOptions sensitivity;
   sensitivity.method = method;
   sensitivity.integrand = kineticEnergyIntegrand(model);
@@ -60,6 +73,7 @@ int run(const Flags& flags, Integrator integrator, SensitivityMethod method) {
   metrics["rtol"] = options.adaptive.rtol;
   metrics["atol"] = options.adaptive.atol;
   metrics["t_end"] = 10.0;
+  metrics["baumgarte"] = {{"alpha", alpha}, {"beta", beta}};
   metrics["status"] = std::string(toString(s.status));
   if (!s.message.empty()) metrics["message"] = s.message;
   metrics["runs"] = s.runs;
@@ -68,6 +82,8 @@ int run(const Flags& flags, Integrator integrator, SensitivityMethod method) {
   metrics["sensitivity_residual_evaluations"] = s.sensitivity_residual_evaluations;
   metrics["jacobian_evaluations"] = s.jacobian_evaluations;
   metrics["quadrature_evaluations"] = s.quadrature_evaluations;
+  metrics["max_constraint_residual"] = s.max_constraint_residual;  // at the recorded output, t = 10 s
+  metrics["max_velocity_constraint_residual"] = s.max_velocity_constraint_residual;
   if (s.ok()) {
     const double dk = result.costDerivative("k"), dc = result.costDerivative("c");
     metrics["G"] = exactNumberOrNull(result.cost);
@@ -106,8 +122,8 @@ int run(const Flags& flags, Integrator integrator, SensitivityMethod method) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"G = ∫ g dt of a shipped problem and its gradient dG/dp: forward sensitivities through IDAS, or "
-               "central differences",
+  CLI::App app{"G = ∫ g dt of a shipped problem and its gradient dG/dp: forward sensitivities through IDAS or "
+               "CVODES, or central differences",
                "kktdae-sensitivity"};
   Flags flags;
   app.add_option("--problem", flags.problem, "the problem (SUNDIALS' IDAS slider-crank, p = (k, c))")
@@ -116,20 +132,31 @@ int main(int argc, char** argv) {
   app.add_option("--method", flags.method, "forward: IDAS forward sensitivities; fd: central differences")
       ->check(CLI::IsMember({"forward", "fd"}))
       ->capture_default_str();
-  app.add_option("--integrator", flags.integrator, "ida_ggl or ida_index1 (cvode_bdf is not supported yet)")
+  app.add_option("--integrator", flags.integrator, "ida_ggl, ida_index1 (IDAS on the DAE), cvode_bdf or cvode_adams "
+                                                  "(CVODES on the stabilized ODE)")
       ->capture_default_str();
   app.add_option("--rtol", flags.rtol, "relative tolerance")->check(finitePositive())->capture_default_str();
   app.add_option("--atol", flags.atol, "absolute tolerance (default: the same as --rtol)")->check(finitePositive());
+  app.add_option("--alpha", flags.alpha,
+                 "Baumgarte damping alpha [1/s] of cvode_* and ida_index1 (default: 10 for cvode_*, 0 for ida_*)")
+      ->check(finiteNonNegative());
+  app.add_option("--beta", flags.beta,
+                 "Baumgarte frequency beta [rad/s] of cvode_* and ida_index1 (default: 10 for cvode_*, 0 for ida_*)")
+      ->check(finiteNonNegative());
   app.add_option("--out", flags.out, "output directory")->capture_default_str();
   installInterruptHandlers();
   Integrator integrator = Integrator::IdaGgl;
   SensitivityMethod method = SensitivityMethod::Forward;
   try {
     app.parse(argc, argv);
-    if (flags.integrator != "ida_ggl" && flags.integrator != "ida_index1") {
+    if (flags.integrator != "ida_ggl" && flags.integrator != "ida_index1" && flags.integrator != "cvode_bdf" &&
+        flags.integrator != "cvode_adams") {
       throw CLI::ValidationError("--integrator", "'" + flags.integrator +
                                                      "' is not supported for sensitivities (supported: ida_ggl, "
-                                                     "ida_index1)");
+                                                     "ida_index1, cvode_bdf, cvode_adams)");
+    }
+    if (flags.integrator == "ida_ggl" && (flags.alpha > 0.0 || flags.beta > 0.0)) {
+      throw CLI::ValidationError("--alpha/--beta", "ida_ggl keeps the constraints itself and takes no Baumgarte gains");
     }
     integrator = parseIntegrator(flags.integrator);
     method = parseSensitivityMethod(flags.method);

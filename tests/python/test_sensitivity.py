@@ -151,3 +151,23 @@ def test_errors_name_what_is_wrong():
         kktdae.SensitivityOptions(difference_step=0.5).validate()
     with pytest.raises(ValueError, match=r"unknown value 'adjoint'"):
         kktdae.SensitivityOptions(method="adjoint")
+
+
+def test_cvode_bdf_and_the_physical_lambda_rows():
+    # CVODES on the stabilized ODE (gains α = β = 10, as the app's default), and the λ rows: the
+    # physical λ by default, the method's own on request; forward against central differences.
+    model = kktdae.SpringSliderCrank()
+    options = short_run(2.0, 1.0, integrator="cvode_bdf")
+    options.stabilization = kktdae.Stabilization.baumgarte(10.0, 10.0)
+    forward, fd = forward_and_differences(model, model.initial_state(), options, integrand="kinetic_energy")
+    assert forward.summary.integrator == kktdae.Integrator.CVODE_BDF
+    assert forward.observed_multiplier == kktdae.ObservedMultiplier.PHYSICAL
+    assert forward.summary.max_constraint_residual < 1e-8
+    lam_rows = slice(2 * forward.nq, 2 * forward.nq + forward.nc)
+    assert np.max(np.abs(forward.sensitivities[-1, lam_rows] - fd.sensitivities[-1, lam_rows])) < 1e-4
+    assert np.max(np.abs(forward.cost_gradient - fd.cost_gradient)) < 1e-4
+    options.observed_multiplier = "method"
+    own = kktdae.compute_sensitivities(model, model.initial_state(), options)
+    assert own.observed_multiplier == kktdae.ObservedMultiplier.METHOD
+    # On CVODES the method's λ carries the feedback 2αφ̇ + β²φ: close to the physical one, not equal.
+    assert np.max(np.abs(own.states[-1, lam_rows] - forward.states[-1, lam_rows])) < 1e-6

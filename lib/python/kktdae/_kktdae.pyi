@@ -1087,6 +1087,8 @@ class SensitivitySummary:
     quadrature_evaluations: int
     error_test_failures: int
     convergence_failures: int
+    max_constraint_residual: float
+    max_velocity_constraint_residual: float
     wall_seconds: float
     ok: bool
     def brief_report(self) -> str: ...
@@ -1106,6 +1108,7 @@ class SensitivityResult:
     cost_derivatives: dict
     nq: int
     nc: int
+    observed_multiplier: ObservedMultiplier
     exception: Optional[BaseException]
     def cost_derivative(self, name: str) -> float: ...
 

@@ -40,6 +40,7 @@ struct PySensitivityResult {
   py::object parameters, initial_directions, times, states, sensitivities, cost_gradient;
   double cost = 0.0;
   int nq = 0, nc = 0;
+  ObservedMultiplier observed_multiplier = ObservedMultiplier::Physical;
   py::object exception = py::none();
 
   double costDerivative(const std::string& name) const {
@@ -108,6 +109,7 @@ PySensitivityResult toPython(SensitivityResult& r) {
   out.initial_directions = toNumpy(r.initial_directions);
   out.nq = r.nq;
   out.nc = r.nc;
+  out.observed_multiplier = r.observed_multiplier;
   out.cost = r.cost;
   out.cost_gradient = toNumpy(r.cost_gradient);
   const auto steps = static_cast<py::ssize_t>(r.times.size());
@@ -383,6 +385,10 @@ void bindSensitivity(py::module_& m) {
       .def_readonly("quadrature_evaluations", &SensitivitySummary::quadrature_evaluations)
       .def_readonly("error_test_failures", &SensitivitySummary::error_test_failures)
       .def_readonly("convergence_failures", &SensitivitySummary::convergence_failures)
+      .def_readonly("max_constraint_residual", &SensitivitySummary::max_constraint_residual,
+                    "max ‖φ‖∞ over the outputs (the state's drift on CVODES without gains).")
+      .def_readonly("max_velocity_constraint_residual", &SensitivitySummary::max_velocity_constraint_residual,
+                    "max ‖φ̇‖∞ over the outputs.")
       .def_readonly("wall_seconds", &SensitivitySummary::wall_seconds)
       .def_property_readonly("ok", &SensitivitySummary::ok)
       .def("brief_report", &SensitivitySummary::briefReport)
@@ -405,6 +411,9 @@ void bindSensitivity(py::module_& m) {
       .def_readonly("cost_gradient", &PySensitivityResult::cost_gradient, "dG per column, shape (columns,).")
       .def_readonly("nq", &PySensitivityResult::nq)
       .def_readonly("nc", &PySensitivityResult::nc)
+      .def_readonly("observed_multiplier", &PySensitivityResult::observed_multiplier,
+                    "Which λ the λ rows of states and sensitivities hold: PHYSICAL (the KKT solve at the state "
+                    "without feedback, the default) or METHOD (the integrator's own), as SimulationOptions says.")
       .def_readonly("exception", &PySensitivityResult::exception,
                     "The Python exception (from an Integrand) that ended a failed run, or None.")
       .def("cost_derivative", &PySensitivityResult::costDerivative, py::arg("name"),

@@ -5,16 +5,25 @@
 ///     s(t) = ∂y(t)/∂p,   y = (q, v, λ)            (n_y = 2nq + nc rows, np columns)
 ///     G = ∫_{t0}^{t1} g(t, q, v, λ, p) dt,   dG/dp
 ///
-/// by IDAS on the DAE differentiated along p (the forward method: one run, the sensitivity
-/// residual F_y s + F_ẏ ṡ + F_p from the model's exact tangent and its hand-written ∂/∂p,
-/// ParametricSystem), or by central differences of 2·np plain runs (the check, and the
+/// by IDAS on the DAE differentiated along p (ida_ggl, ida_index1: the sensitivity residual
+/// F_y s + F_ẏ ṡ + F_p from the model's exact tangent and its hand-written ∂/∂p,
+/// ParametricSystem), by CVODES on the stabilized index-1 ODE y = (q, q̇), ẏ = (q̇, q̈)
+/// (cvode_bdf, cvode_adams: ṡ = (s_q̇, δq̈), δq̈ from the KKT system differentiated along the
+/// column, exact as well), or by central differences of 2·np plain runs (the check, and the
 /// baseline). docs/sensitivities.md says what each costs.
+///
+/// The λ rows of y and s are the multiplier a run reports, as simulate() chooses it
+/// (SimulationOptions::observed_multiplier): by default the physical λ at the state (the KKT
+/// solve at (t, q, q̇) without stabilization feedback) and its total derivative
+/// dλ/dp = ∂λ/∂q s_q + ∂λ/∂q̇ s_q̇ + ∂λ/∂p from the same KKT system differentiated; with
+/// ObservedMultiplier::Method, IDAS's algebraic λ and its s_λ, or the stabilized solve's λ (its
+/// feedback 2αφ̇ + β²φ included) on CVODES. The integrand g receives that same λ.
 ///
 /// The sensitivities (and dG/dp) always join the local error test, with the state's tolerances
 /// divided by each |pᵢ| (1 for pᵢ = 0). Leaving them out is not offered: with IDAS's staggered
 /// corrector their Newton iteration is then left unconverged (slider-crank, rtol 1e-10: dG/dk
 /// off by 15 % on ida_index1 and by a factor 5e3 on ida_ggl), and the simultaneous one failed
-/// to converge on ida_index1.
+/// to converge on ida_index1. CVODES's correctors are staggered too.
 
 #include <functional>
 #include <string>
@@ -38,6 +47,8 @@ std::string_view toString(SensitivityMethod method);
 SensitivityMethod parseSensitivityMethod(const std::string& text);
 
 /// The integrand g(t, q, v, λ, p) of G = ∫ g dt and its gradient. Both functions are required.
+/// λ is the multiplier the result's λ rows hold (SensitivityResult::observed_multiplier); when
+/// g_λ ≠ 0, dG/dp uses that λ's exact sensitivity.
 struct Integrand {
   /// g at (t, q, v, λ, p). Sizes: q, v nq; lambda nc; p np.
   std::function<double(double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda, ConstVectorRef p)>
@@ -74,13 +85,14 @@ struct InitialStateDirection {
   Vector dv;         ///< δq̇₀, nq
 };
 
-/// What to compute besides SimulationOptions' run (integrator ida_index1 or ida_ggl; rtol, atol,
-/// max_steps from its AdaptiveOptions; outputs on its dt grid up to its end).
+/// What to compute besides SimulationOptions' run (integrator ida_ggl, ida_index1, cvode_bdf or
+/// cvode_adams; rtol, atol, max_steps from its AdaptiveOptions; outputs on its dt grid up to its
+/// end; its stabilization: none or Baumgarte, which cvode_* and ida_index1 integrate).
 struct SensitivityOptions {
   SensitivityMethod method = SensitivityMethod::Forward;  ///< forward sensitivities or central differences
   /// G = ∫ g dt over the run, with dG/dp. Empty functions: no quadrature.
   Integrand integrand;
-  /// The absolute tolerance [their units] of λ (and GGL's μ) in the Newton convergence test of
+  /// IDAS runs: the absolute tolerance [their units] of λ (and GGL's μ) in the Newton convergence test of
   /// every run here (they stay out of the error test). 0, the default, uses max(adaptive.atol,
   /// 1e-11). Plain ida_ggl runs weigh them with adaptive.ggl_multiplier_atol (1 by default)
   /// instead; that costs s digits and steps, since s_q̇ depends on s_λ directly (slider-crank,
@@ -108,16 +120,23 @@ struct SensitivitySummary {
   RunStatus status = RunStatus::NotRun;  ///< Success, or how the (first failing) run ended
   std::string message;  ///< what failed, where and at what time; empty on success
   SensitivityMethod method = SensitivityMethod::Forward;  ///< the method these counters are of
-  Integrator integrator = Integrator::IdaGgl;             ///< ida_ggl or ida_index1
+  Integrator integrator = Integrator::IdaGgl;             ///< ida_ggl, ida_index1, cvode_bdf or cvode_adams
   long runs = 0;                     ///< integrations made (1 forward, 1 + 2·np central differences)
-  long steps = 0;                    ///< IDAS steps, all runs
-  long residual_evaluations = 0;     ///< F(t, y, ẏ), all runs (IDAS's own and ours)
-  long sensitivity_residual_evaluations = 0;  ///< the np-column sensitivity residual (forward only)
+  long steps = 0;                    ///< IDAS or CVODES steps, all runs
+  /// F(t, y, ẏ) (IDAS's own and ours), or CVODES's right-hand side f(t, y): all runs
+  long residual_evaluations = 0;
+  /// the sensitivity residual, or CVODES's sensitivity right-hand side, all columns at once (forward only)
+  long sensitivity_residual_evaluations = 0;
   long jacobian_evaluations = 0;     ///< Newton matrices
   long quadrature_evaluations = 0;   ///< g evaluations (IDAS's quadrature right-hand side)
-  long error_test_failures = 0;      ///< IDAS steps rejected by the local error test, all runs
-  long convergence_failures = 0;     ///< IDAS nonlinear-solver convergence failures, all runs
+  long error_test_failures = 0;      ///< steps rejected by the local error test, all runs
+  long convergence_failures = 0;     ///< nonlinear-solver convergence failures (the state's), all runs
   double wall_seconds = 0.0;         ///< wall-clock time of the whole computation [s]
+  /// max ‖φ(q)‖∞ over the recorded outputs of the run at p: the drift off the position
+  /// constraint, which a CVODES run without Baumgarte gains lets grow (and s with it).
+  double max_constraint_residual = 0.0;
+  /// max ‖J q̇ + ∂φ/∂t‖∞ over the same outputs: the drift off the velocity constraint.
+  double max_velocity_constraint_residual = 0.0;
   /// True when every run reached its end.
   bool ok() const { return status == RunStatus::Success; }
   /// One line: "forward ida_ggl: Success, 1 run, 823 steps, 1950 residuals, ... 0.012 s".
@@ -139,8 +158,12 @@ struct SensitivityResult {
   int nq = 0, nc = 0;
   ///@}
   std::vector<double> times;         ///< the recorded outputs (the last is the end of the run)
-  std::vector<Vector> states;        ///< y at each recorded time, n_y each
+  /// y at each recorded time, n_y each; its λ rows hold the multiplier `observed_multiplier` names
+  std::vector<Vector> states;
   std::vector<Matrix> sensitivities; ///< s at each recorded time, n_y × column_names.size() each
+  /// Which λ the λ rows of `states` and `sensitivities` hold (and g received): the physical one
+  /// at each state, or the method's own (SimulationOptions::observed_multiplier).
+  ObservedMultiplier observed_multiplier = ObservedMultiplier::Physical;
   double cost = 0.0;                 ///< G (when an integrand was given)
   Vector cost_gradient;              ///< dG/dp (and along each initial direction), one per column
   /// dG/dp by column name (a parameter or an initial-state direction); throws
@@ -151,11 +174,14 @@ struct SensitivityResult {
 /// Runs `system` from `initial` as `options` say and computes the sensitivities `sensitivity`
 /// asks for: with respect to p, and along the initial-state directions it lists. The initial
 /// state does not depend on p; it is projected first when options.project_initial_state (always
-/// for ida_ggl). An initial-state direction with a wrong size, a non-finite entry or a name that
+/// for ida_ggl). cvode_* integrate the ODE with options.stabilization's Baumgarte gains: with none
+/// the state drifts off φ = 0 and s with it (docs/sensitivities.md measures what that costs
+/// dG/dp). An initial-state direction with a wrong size, a non-finite entry or a name that
 /// repeats another column's throws std::invalid_argument naming it.
 ///
 /// Throws std::invalid_argument before any run for what it does not support, naming it: an
-/// integrator other than ida_index1 or ida_ggl; events (a stop event needs jump conditions for
+/// integrator other than ida_ggl, ida_index1, cvode_bdf and cvode_adams; cvode_bdf with a Krylov or
+/// sparse linear solver (it uses the dense one); events (a stop event needs jump conditions for
 /// s, which are not implemented); a controller; soft constraints or projection after steps; a
 /// model whose φ depends on p; an integrand with a missing function; invalid options. Numerical
 /// failure during a run is a failed summary with a message (what, where, when), never a throw.
