@@ -1053,14 +1053,14 @@ class Integrand:
 
 class InitialStateDirection:
     name: str
-    dq: Array
-    dv: Array
+    dq: _Field[Array, ArrayLike]
+    dv: _Field[Array, ArrayLike]
     def __init__(self, *, name: str = ...,
                  dq: ArrayLike = ...,
                  dv: ArrayLike = ...) -> None: ...
 
 class SensitivityOptions:
-    method: SensitivityMethod
+    method: _Field[SensitivityMethod, Union[SensitivityMethod, str]]
     integrand: Union[None, str, Integrand]
     initial_state: List[InitialStateDirection]
     record_trajectory: bool
