@@ -50,6 +50,30 @@ Vector kktLambda(const ConstrainedSystem& model, double t, const Vector& q, cons
 /// cvode_bdf's Baumgarte gains in these tests: the app's default (apps/sensitivity/main.cpp).
 constexpr double kCvodeGain = 10.0;
 
+/// The same run as `reference` (tighter) by `integrator` at rtol = atol = 1e-10 (cvode_bdf with
+/// gains kCvodeGain), by the forward method and by central differences, both on reference's grid.
+struct BothMethods {
+  SensitivityResult forward, differences;
+};
+BothMethods sliderCrankBothMethods(const SpringSliderCrank& model, const SimulationOptions& reference_run,
+                                   const SensitivityResult& reference, Integrator integrator,
+                                   const SensitivityOptions& forward) {
+  SimulationOptions options = reference_run;
+  options.integrator = integrator;
+  options.adaptive.rtol = options.adaptive.atol = 1e-10;
+  if (integrator == Integrator::CvodeBdf) options.stabilization = Stabilization::baumgarte(kCvodeGain, kCvodeGain);
+  SensitivityOptions differences = forward;
+  differences.method = SensitivityMethod::CentralDifferences;
+  BothMethods both{computeSensitivities(model, model.initialState(), options, forward),
+                   computeSensitivities(model, model.initialState(), options, differences)};
+  INFO(both.forward.summary.briefReport() << "\n" << both.differences.summary.briefReport());
+  REQUIRE(both.forward.summary.ok());
+  REQUIRE(both.differences.summary.ok());
+  REQUIRE(both.forward.times == reference.times);
+  REQUIRE(both.differences.times == reference.times);
+  return both;
+}
+
 }  // namespace
 
 TEST_CASE("sensitivity: ida_ggl forward meets the slider-crank reference at rtol 1e-10", "[sensitivity][sundials]") {
@@ -96,20 +120,8 @@ TEST_CASE("sensitivity: s(t), lambda rows included, against a tight run of the o
   CHECK(reference.sensitivities.front().bottomRows(2).col(0).cwiseAbs().maxCoeff() > 1e-3);
   for (const Integrator integrator : {Integrator::IdaGgl, Integrator::IdaIndex1, Integrator::CvodeBdf}) {
     INFO(toString(integrator));
-    SimulationOptions options = tight;
-    options.integrator = integrator;
-    options.adaptive.rtol = options.adaptive.atol = 1e-10;
-    if (integrator == Integrator::CvodeBdf) options.stabilization = Stabilization::baumgarte(kCvodeGain, kCvodeGain);
-    SensitivityOptions differences = forward;
-    differences.method = SensitivityMethod::CentralDifferences;
-    const SensitivityResult f = computeSensitivities(model, model.initialState(), options, forward);
-    const SensitivityResult d = computeSensitivities(model, model.initialState(), options, differences);
-    INFO(f.summary.briefReport() << "\n" << d.summary.briefReport());
-    REQUIRE(f.summary.ok());
-    REQUIRE(d.summary.ok());
+    const auto [f, d] = sliderCrankBothMethods(model, tight, reference, integrator, forward);
     CHECK(d.summary.runs == 5);
-    REQUIRE(f.times == reference.times);
-    REQUIRE(d.times == reference.times);
     for (std::size_t k = 0; k < f.times.size(); ++k) {
       const Matrix& s_ref = reference.sensitivities[k];
       const Matrix& s_f = f.sensitivities[k];
@@ -154,20 +166,8 @@ TEST_CASE("sensitivity: along initial-state directions, projected onto the manif
   CHECK(reference.sensitivities.front().block(0, 2, 6, 2) == d);
   for (const Integrator integrator : {Integrator::IdaGgl, Integrator::IdaIndex1, Integrator::CvodeBdf}) {
     INFO(toString(integrator));
-    SimulationOptions options = tight;
-    options.integrator = integrator;
-    options.adaptive.rtol = options.adaptive.atol = 1e-10;
-    if (integrator == Integrator::CvodeBdf) options.stabilization = Stabilization::baumgarte(kCvodeGain, kCvodeGain);
-    SensitivityOptions differences = forward;
-    differences.method = SensitivityMethod::CentralDifferences;
-    const SensitivityResult f = computeSensitivities(model, model.initialState(), options, forward);
-    const SensitivityResult c = computeSensitivities(model, model.initialState(), options, differences);
-    INFO(f.summary.briefReport() << "\n" << c.summary.briefReport());
-    REQUIRE(f.summary.ok());
-    REQUIRE(c.summary.ok());
+    const auto [f, c] = sliderCrankBothMethods(model, tight, reference, integrator, forward);
     CHECK(c.summary.runs == 9);
-    REQUIRE(f.times == reference.times);
-    REQUIRE(c.times == reference.times);
     for (std::size_t k = 0; k < f.times.size(); ++k) {
       const Matrix s_ref = reference.sensitivities[k].rightCols(2);
       const Matrix s_f = f.sensitivities[k].rightCols(2);
