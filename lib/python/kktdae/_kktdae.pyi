@@ -417,6 +417,7 @@ class ParameterDerivativeCheck:
     dynamics_parameter_error: float
     constraint_parameter_error: float
     tangent_error: float
+    constraint_tangent_error: float
 
 class ParametricSystem(ConstrainedSystem):
     def np(self) -> int: ...

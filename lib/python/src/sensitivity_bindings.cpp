@@ -290,9 +290,12 @@ void bindParametricSystem(py::module_& m) {
       .def_readonly("dynamics_parameter_error", &ParameterDerivativeCheck::dynamics_parameter_error, "∂(M a + h)/∂p")
       .def_readonly("constraint_parameter_error", &ParameterDerivativeCheck::constraint_parameter_error, "∂φ/∂p")
       .def_readonly("tangent_error", &ParameterDerivativeCheck::tangent_error, "δM, δh, δJ, δγ, δ(∂φ/∂t)")
+      .def_readonly("constraint_tangent_error", &ParameterDerivativeCheck::constraint_tangent_error,
+                    "∂J/∂p, ∂γ/∂p, ∂(∂φ/∂t)/∂p")
       .def("__repr__", [](const ParameterDerivativeCheck& c) {
         return "<ParameterDerivativeCheck D " + formatDouble(c.dynamics_parameter_error) + ", dphi/dp " +
-               formatDouble(c.constraint_parameter_error) + ", tangent " + formatDouble(c.tangent_error) + ">";
+               formatDouble(c.constraint_parameter_error) + ", tangent " + formatDouble(c.tangent_error) +
+               ", d(J, gamma, phi_t)/dp " + formatDouble(c.constraint_tangent_error) + ">";
       });
   bindSpringSliderCrank(m);
 }

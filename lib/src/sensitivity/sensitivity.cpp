@@ -121,11 +121,6 @@ void requireSupported(const ParametricSystem& system, const SimulationOptions& o
     throw std::invalid_argument(system.name() + " has inputs (nu = " + std::to_string(system.nu()) +
                                 "): sensitivities through inputs are not supported");
   }
-  if (system.constraintsDependOnParameters()) {
-    throw std::invalid_argument(system.name() +
-                                "'s constraints depend on its parameters: sensitivities need ∂J/∂p and ∂γ/∂p, "
-                                "which the parameter interface does not offer yet");
-  }
   if (options.stabilization.kind == Stabilization::Kind::Soft) {
     throw std::invalid_argument("sensitivities do not support soft constraints (" +
                                 options.stabilization.describe() + ")");
@@ -207,6 +202,45 @@ Matrix projectInitialDirections(const ParametricSystem& system, const State& sta
   return projected;
 }
 
+/// (s_q; s_v) at the consistent `start` for each parameter, 2nq × np: zero unless φ depends on p.
+/// When it does, the start is the given state projected onto the manifolds of the model at p
+/// (computeSensitivities() forces that projection), and its derivative along pᵢ is the
+/// projection's: at a consistent point, in the mass metric as projectToManifold() projects,
+///     s_q = −M⁻¹Jᵀ(J M⁻¹Jᵀ)⁻¹ ∂φ/∂pᵢ,
+///     s_v = −M⁻¹Jᵀ(J M⁻¹Jᵀ)⁻¹ (δJ q̇ + δ(∂φ/∂t) + ∂J/∂pᵢ q̇ + ∂(∂φ/∂t)/∂pᵢ),
+/// the tangent δ· along (s_q, 0): the columns that keep φ = 0 and J q̇ + ∂φ/∂t = 0 to first order.
+/// Also checks, before any run, that the model offers those derivatives (the defaults throw).
+Matrix parameterStartSensitivities(const ParametricSystem& system, const State& start) {
+  const int nq = system.nq(), nc = system.nc(), np = system.np();
+  Matrix columns = Matrix::Zero(2 * nq, np);
+  if (!system.constraintsDependOnParameters() || nc == 0) return columns;
+  Matrix M(nq, nq), J(nc, nq), dM(nq, nq), dJ(nc, nq), P(nc, np), dJ_dp(nc, nq);
+  Vector dh(nq), dgamma(nc), dphi_t(nc), dgamma_dp(nc), dphi_t_dp(nc);
+  system.massMatrix(start.q, M);
+  system.constraintJacobian(start.q, start.t, J);
+  system.constraintParameterJacobian(start.q, start.t, P);
+  if (!(M.allFinite() && J.allFinite() && P.allFinite())) {
+    throw std::invalid_argument(system.name() + "'s M, J or dphi/dp is not finite at the start, t = " +
+                                formatDouble(start.t) + " s");
+  }
+  const Matrix M_inverse_Jt = M.inverse() * J.transpose();
+  const Eigen::FullPivLU<Matrix> schur(J * M_inverse_Jt);
+  for (int i = 0; i < np; ++i) {
+    const Vector s_q = -M_inverse_Jt * schur.solve(P.col(i));
+    ModelTermsTangent tangent{dM, dh, dJ, dgamma, dphi_t};
+    system.termsTangent(start.q, start.v, start.t, s_q, Vector::Zero(nq), tangent);
+    ConstraintParameterTangent parameter{dJ_dp, dgamma_dp, dphi_t_dp};
+    system.constraintParameterTangent(start.q, start.v, start.t, i, parameter);
+    const Vector s_v = -M_inverse_Jt * schur.solve(dJ * start.v + dphi_t + dJ_dp * start.v + dphi_t_dp);
+    columns.col(i) << s_q, s_v;
+  }
+  if (!columns.allFinite()) {
+    throw std::invalid_argument("the start's parameter sensitivities cannot be computed: J M^-1 J^T is singular at "
+                                "the start");
+  }
+  return columns;
+}
+
 /// The largest ‖φ‖∞ and ‖J q̇ + ∂φ/∂t‖∞ over the recorded states into the summary.
 void measureDrift(const ParametricSystem& system, const SensitivityResult& result, SensitivitySummary& summary) {
   const int nq = system.nq(), nc = system.nc();
@@ -261,16 +295,22 @@ SensitivityResult computeSensitivities(const ParametricSystem& system, const Sta
                  : fs::runIdas(model, from, qdd0, lambda0, options, sensitivity, with_sensitivities, directions,
                                output, summary);
   };
+  // When φ depends on p, a start consistent at p is not at p ± δ: every run starts from the given
+  // state projected onto its own model's manifolds, and s(0) is that projection's derivative.
+  const bool constraint_parameters = system.constraintsDependOnParameters();
   State start = initial;
   Vector qdd, lambda;
-  if (!fs::consistentStart(system, options, start, qdd, lambda, summary)) return finish();
+  if (!fs::consistentStart(system, options, start, qdd, lambda, summary, constraint_parameters)) return finish();
   result.initial_directions =
       fs::projectInitialDirections(system, start, sensitivity.initial_state, result.parameter_names);
   const int ns = static_cast<int>(result.column_names.size());
 
   if (sensitivity.method == SensitivityMethod::Forward) {
+    Matrix initial_sensitivities(2 * result.nq, ns);
+    initial_sensitivities.leftCols(np) = fs::parameterStartSensitivities(system, start);
+    initial_sensitivities.rightCols(ns - np) = result.initial_directions;
     fs::RunOutput output;
-    if (!run(system, start, qdd, lambda, true, result.initial_directions, output)) {
+    if (!run(system, start, qdd, lambda, true, initial_sensitivities, output)) {
       return finish();
     }
     result.times = std::move(output.times);
@@ -314,7 +354,8 @@ SensitivityResult computeSensitivities(const ParametricSystem& system, const Sta
       }
       const ParametricSystem& model = parameter ? *shifted : system;
       Vector shifted_qdd, shifted_lambda;
-      if (!fs::consistentStart(model, options, shifted_start, shifted_qdd, shifted_lambda, summary, !parameter) ||
+      if (!fs::consistentStart(model, options, shifted_start, shifted_qdd, shifted_lambda, summary,
+                               !parameter || constraint_parameters) ||
           !run(model, shifted_start, shifted_qdd, shifted_lambda, false, no_directions, sides[side])) {
         summary.message = result.column_names[i] + (side == 0 ? " + " : " - ") + formatDouble(delta) + ": " +
                           summary.message;

@@ -173,8 +173,11 @@ struct SensitivityResult {
 
 /// Runs `system` from `initial` as `options` say and computes the sensitivities `sensitivity`
 /// asks for: with respect to p, and along the initial-state directions it lists. The initial
-/// state does not depend on p; it is projected first when options.project_initial_state (always
-/// for ida_ggl). cvode_* integrate the ODE with options.stabilization's Baumgarte gains: with none
+/// state is projected first when options.project_initial_state (always for ida_ggl, and always
+/// for a model whose φ depends on p). It does not depend on p, except through that projection
+/// when φ depends on p: s(0) is then the projection's derivative (in the mass metric,
+/// s_q = −M⁻¹Jᵀ(J M⁻¹Jᵀ)⁻¹ ∂φ/∂pᵢ, and s_v likewise from the velocity constraint), and central
+/// differences project each shifted run's start onto its own model's manifolds. cvode_* integrate the ODE with options.stabilization's Baumgarte gains: with none
 /// the state drifts off φ = 0 and s with it (docs/sensitivities.md measures what that costs
 /// dG/dp). An initial-state direction with a wrong size, a non-finite entry or a name that
 /// repeats another column's throws std::invalid_argument naming it.
@@ -183,7 +186,8 @@ struct SensitivityResult {
 /// integrator other than ida_ggl, ida_index1, cvode_bdf and cvode_adams; cvode_bdf with a Krylov or
 /// sparse linear solver (it uses the dense one); events (a stop event needs jump conditions for
 /// s, which are not implemented); a controller; soft constraints or projection after steps; a
-/// model whose φ depends on p; an integrand with a missing function; invalid options. Numerical
+/// model that declares φ dependent on p without overriding constraintParameterJacobian() and
+/// constraintParameterTangent(); an integrand with a missing function; invalid options. Numerical
 /// failure during a run is a failed summary with a message (what, where, when), never a throw.
 SensitivityResult computeSensitivities(const ParametricSystem& system, const State& initial,
                                        const SimulationOptions& options, const SensitivityOptions& sensitivity);

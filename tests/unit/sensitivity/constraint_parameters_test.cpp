@@ -1,0 +1,294 @@
+// Forward sensitivities for parameters inside φ (ParametricSystem::constraintParameterTangent(),
+// AutoDiffParametricSystem's φ(q, t, p)): a pendulum in Cartesian coordinates whose length L is
+// a parameter, against closed forms (the exact statics hanging at rest, and the exact scaling of
+// a swinging pendulum with L and g), and a two-link chain with a driven pivot (lengths and the
+// driver's amplitude in φ) against central differences, on ida_ggl, ida_index1 and cvode_bdf.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <memory>
+
+#include "kktdae/autodiff/autodiff_parametric_system.hpp"
+#include "kktdae/models/spring_slider_crank.hpp"
+#include "kktdae/sensitivity/sensitivity.hpp"
+
+using namespace kktdae;
+using Catch::Contains;
+
+namespace {
+
+/// A point mass m on a rod of length L about the origin, q = (x, y), gravity −g ŷ, with
+/// φ = (x² + y² − L²)/(2L): J = q/L is a unit row on the circle, so λ is the rod's force
+/// (λ = −m g hanging at rest, whatever L), and J, γ = |q̇|²/L and φ all depend on L.
+/// p = (L, g).
+class LengthPendulum final : public AutoDiffParametricSystem<LengthPendulum> {
+ public:
+  static constexpr double kMass = 1.5;
+  LengthPendulum() : AutoDiffParametricSystem(2, 1, {"L", "g"}, (Vector(2) << 1.2, 9.81).finished()) {}
+
+  MassStructure massStructure() const override { return MassStructure::ConstantDiagonal; }
+  template <typename S>
+  void M(ConstVectorRefOf<S>, ConstVectorRefOf<S>, MatrixRefOf<S> out) const {
+    out.setZero();
+    out(0, 0) = out(1, 1) = S(kMass);
+  }
+  template <typename S>
+  void h(ConstVectorRefOf<S>, ConstVectorRefOf<S>, const S&, ConstVectorRefOf<S> p, VectorRefOf<S> out) const {
+    out[0] = S(0.0);
+    out[1] = kMass * p[1];
+  }
+  template <typename S>
+  void phi(ConstVectorRefOf<S> q, const S&, ConstVectorRefOf<S> p, VectorRefOf<S> out) const {
+    out[0] = (q[0] * q[0] + q[1] * q[1] - p[0] * p[0]) / (2.0 * p[0]);
+  }
+  std::string name() const override { return "length_pendulum"; }
+  double potentialEnergy(ConstVectorRef q, double) const override { return kMass * parameterValues()[1] * q[1]; }
+
+  /// At angle θ from the downward vertical, at rest.
+  State at(double angle) const {
+    const double L = parameterValues()[0];
+    State s;
+    s.t = 0.0;
+    s.q = (Vector(2) << L * std::sin(angle), -L * std::cos(angle)).finished();
+    s.v = Vector::Zero(2);
+    return s;
+  }
+};
+
+/// Two point masses on rods of lengths L1, L2 from a pivot driven along x as A sin(Ω t):
+/// q = (x1, y1, x2, y2), φ₁ = |r₁ − pivot(t)|² − L1², φ₂ = (|r₂ − r₁|² − L2²)/(2 L2). The
+/// amplitude A enters J, γ and ∂φ/∂t, the lengths φ (and L2 also J and γ). p = (L1, L2, A).
+class DrivenLengthChain final : public AutoDiffParametricSystem<DrivenLengthChain> {
+ public:
+  DrivenLengthChain()
+      : AutoDiffParametricSystem(4, 2, {"L1", "L2", "A"}, (Vector(3) << 1.0, 0.7, 0.15).finished()) {}
+
+  MassStructure massStructure() const override { return MassStructure::ConstantDiagonal; }
+  bool isTimeDependent() const override { return true; }
+  template <typename S>
+  void M(ConstVectorRefOf<S>, ConstVectorRefOf<S>, MatrixRefOf<S> out) const {
+    out.setZero();
+    out(0, 0) = out(1, 1) = S(kMass1);
+    out(2, 2) = out(3, 3) = S(kMass2);
+  }
+  template <typename S>
+  void h(ConstVectorRefOf<S>, ConstVectorRefOf<S>, const S&, ConstVectorRefOf<S>, VectorRefOf<S> out) const {
+    out[0] = out[2] = S(0.0);
+    out[1] = S(kMass1 * kGravity);
+    out[3] = S(kMass2 * kGravity);
+  }
+  template <typename S>
+  void phi(ConstVectorRefOf<S> q, const S& t, ConstVectorRefOf<S> p, VectorRefOf<S> out) const {
+    using std::sin;
+    const S dx1 = q[0] - p[2] * sin(kOmega * t), dx2 = q[2] - q[0], dy2 = q[3] - q[1];
+    out[0] = dx1 * dx1 + q[1] * q[1] - p[0] * p[0];
+    out[1] = (dx2 * dx2 + dy2 * dy2 - p[1] * p[1]) / (2.0 * p[1]);
+  }
+  std::string name() const override { return "driven_length_chain"; }
+  double potentialEnergy(ConstVectorRef q, double) const override {
+    return kGravity * (kMass1 * q[1] + kMass2 * q[3]);
+  }
+
+  /// Both links at the given angles from the downward vertical, at rest (the pivot is at the
+  /// origin at t = 0; the projection gives the velocity the moving pivot needs).
+  State at(double angle1, double angle2) const {
+    const Vector p = parameterValues();
+    State s;
+    s.t = 0.0;
+    const double x1 = p[0] * std::sin(angle1), y1 = -p[0] * std::cos(angle1);
+    s.q = (Vector(4) << x1, y1, x1 + p[1] * std::sin(angle2), y1 - p[1] * std::cos(angle2)).finished();
+    s.v = Vector::Zero(4);
+    return s;
+  }
+
+ private:
+  static constexpr double kMass1 = 1.0, kMass2 = 0.8, kGravity = 9.81, kOmega = 2.0;
+};
+
+/// The slider-crank declaring (wrongly) that its φ depends on p, without the derivatives.
+class ClaimsParametricConstraints final : public ParametricSystem {
+ public:
+  std::string name() const override { return "claims_parametric_constraints"; }
+  int nq() const override { return model_.nq(); }
+  int nc() const override { return model_.nc(); }
+  MassStructure massStructure() const override { return model_.massStructure(); }
+  void massMatrix(ConstVectorRef q, MatrixRef M) const override { model_.massMatrix(q, M); }
+  void massDiagonal(ConstVectorRef q, VectorRef d) const override { model_.massDiagonal(q, d); }
+  void bias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef h) const override { model_.bias(q, v, t, h); }
+  void constraint(ConstVectorRef q, double t, VectorRef phi) const override { model_.constraint(q, t, phi); }
+  void constraintJacobian(ConstVectorRef q, double t, MatrixRef J) const override {
+    model_.constraintJacobian(q, t, J);
+  }
+  void constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma) const override {
+    model_.constraintBias(q, v, t, gamma);
+  }
+  double potentialEnergy(ConstVectorRef q, double t) const override { return model_.potentialEnergy(q, t); }
+  int np() const override { return model_.np(); }
+  std::string parameterName(int i) const override { return model_.parameterName(i); }
+  Vector parameterValues() const override { return model_.parameterValues(); }
+  std::unique_ptr<ParametricSystem> withParameterValues(ConstVectorRef) const override {
+    return std::make_unique<ClaimsParametricConstraints>();
+  }
+  void dynamicsParameterJacobian(ConstVectorRef q, ConstVectorRef v, ConstVectorRef a, double t,
+                                 MatrixRef D) const override {
+    model_.dynamicsParameterJacobian(q, v, a, t, D);
+  }
+  void termsTangent(ConstVectorRef q, ConstVectorRef v, double t, ConstVectorRef dq, ConstVectorRef dv,
+                    ModelTermsTangent& out) const override {
+    model_.termsTangent(q, v, t, dq, dv, out);
+  }
+  bool constraintsDependOnParameters() const override { return true; }
+  State initialState() const { return model_.initialState(); }
+
+ private:
+  SpringSliderCrank model_;
+};
+
+/// A short adaptive run of `integrator` at rtol = atol = `tolerance`, output at the end only;
+/// cvode_bdf and ida_index1 with Baumgarte gains (cvode_bdf needs them to stay on φ = 0).
+SimulationOptions lengthRun(Integrator integrator, double end_time, double tolerance) {
+  SimulationOptions options;
+  options.integrator = integrator;
+  options.end_time = end_time;
+  options.dt = end_time;
+  options.adaptive.rtol = options.adaptive.atol = tolerance;
+  if (integrator != Integrator::IdaGgl) options.stabilization = Stabilization::baumgarte(10.0, 10.0);
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("constraint parameters: the AD derivatives of a phi(q, t, p) against closed forms and central differences",
+          "[sensitivity][autodiff]") {
+  const LengthPendulum pendulum;
+  CHECK(pendulum.constraintsDependOnParameters());
+  CHECK_FALSE(SpringSliderCrank().constraintsDependOnParameters());
+  // Closed forms at (q, v) with L = 1.2: ∂φ/∂L = −|q|²/(2L²) − 1/2, ∂J/∂L = −qᵀ/L²,
+  // ∂γ/∂L = −|v|²/L² (γ = |v|²/L), ∂(∂φ/∂t)/∂L = 0; nothing depends on g.
+  const Vector q = (Vector(2) << 0.5, -1.3).finished(), v = (Vector(2) << 0.8, 0.4).finished();
+  const double L = 1.2;
+  Matrix P(1, 2), dJ(1, 2);
+  Vector dgamma(1), dphi_t(1);
+  pendulum.constraintParameterJacobian(q, 0.0, P);
+  CHECK(std::abs(P(0, 0) - (-q.squaredNorm() / (2.0 * L * L) - 0.5)) < 1e-15);
+  CHECK(P(0, 1) == 0.0);
+  ConstraintParameterTangent tangent{dJ, dgamma, dphi_t};
+  pendulum.constraintParameterTangent(q, v, 0.3, 0, tangent);
+  CHECK((dJ.row(0).transpose() + q / (L * L)).cwiseAbs().maxCoeff() < 1e-15);
+  CHECK(std::abs(dgamma[0] + v.squaredNorm() / (L * L)) < 1e-14);
+  CHECK(dphi_t[0] == 0.0);
+  pendulum.constraintParameterTangent(q, v, 0.3, 1, tangent);
+  CHECK(dJ.isZero(0.0));
+  CHECK(dgamma.isZero(0.0));
+  CHECK_THROWS_WITH(pendulum.constraintParameterTangent(q, v, 0.3, 2, tangent), Contains("asked for 2"));
+
+  // The chain, at a generic point: every derivative O(step²) from central differences.
+  const DrivenLengthChain chain;
+  const Vector qc = (Vector(4) << 0.4, -0.9, 0.9, -1.3).finished();
+  const Vector vc = (Vector(4) << 0.7, -0.2, -0.5, 0.9).finished();
+  const Vector ac = (Vector(4) << 0.3, 1.1, -0.6, 0.2).finished();
+  const Vector dq = (Vector(4) << 0.2, -0.5, 0.3, 0.1).finished();
+  const Vector dv = (Vector(4) << -0.6, 0.4, 0.8, -0.3).finished();
+  for (const double step : {1e-3, 1e-4}) {
+    const ParameterDerivativeCheck check = checkParameterDerivatives(chain, qc, vc, ac, 0.7, dq, dv, step);
+    INFO("step " << step << ": D " << check.dynamics_parameter_error << ", dphi/dp "
+                 << check.constraint_parameter_error << ", d(J, gamma, phi_t)/dp " << check.constraint_tangent_error
+                 << ", tangent " << check.tangent_error);
+    CHECK(check.dynamics_parameter_error < 10.0 * step * step);
+    CHECK(check.constraint_parameter_error < 10.0 * step * step);
+    CHECK(check.constraint_tangent_error < 10.0 * step * step);
+    CHECK(check.tangent_error < 10.0 * step * step);
+  }
+  // The pendulum's φ is a rational function of L: its differences' error is O(step²) too.
+  const ParameterDerivativeCheck check = checkParameterDerivatives(pendulum, q, v, v, 0.0, dq.head(2), dv.head(2), 1e-4);
+  INFO("pendulum: dphi/dp " << check.constraint_parameter_error << ", d(J, gamma, phi_t)/dp "
+                            << check.constraint_tangent_error);
+  CHECK(check.constraint_parameter_error < 1e-7);
+  CHECK(check.constraint_tangent_error < 1e-7);
+  CHECK(check.constraint_tangent_error > 0.0);  // the differences are not exact: the check compared something
+}
+
+TEST_CASE("constraint parameters: a model claiming phi(p) without its derivatives is refused before the run",
+          "[sensitivity]") {
+  const ClaimsParametricConstraints model;
+  SimulationOptions options = lengthRun(Integrator::IdaGgl, 0.1, 1e-6);
+  CHECK_THROWS_WITH(computeSensitivities(model, model.initialState(), options, SensitivityOptions{}),
+                    Contains("claims_parametric_constraints") && Contains("constraintParameterJacobian"));
+  Matrix dJ(2, 3);
+  Vector dgamma(2), dphi_t(2);
+  ConstraintParameterTangent tangent{dJ, dgamma, dphi_t};
+  CHECK_THROWS_WITH(model.constraintParameterTangent(Vector::Zero(3), Vector::Zero(3), 0.0, 0, tangent),
+                    Contains("constraintParameterTangent"));
+}
+
+TEST_CASE("constraint parameters: a pendulum hanging at rest has dq/dL = (0, -1) and dlambda/dL = 0, exactly",
+          "[sensitivity][sundials]") {
+  // Statics: q = (0, −L), λ = −m g for every L: s_q = (0, −1), s_v = 0, s_λ = 0 along L, and
+  // along g s_q = s_v = 0, s_λ = −m. The start is projected onto the circle of radius L ± δ, so
+  // s(0) = (0, −1) comes from the projection's derivative, and nothing moves after.
+  const LengthPendulum pendulum;
+  for (const Integrator integrator : {Integrator::IdaGgl, Integrator::IdaIndex1, Integrator::CvodeBdf}) {
+    INFO(toString(integrator));
+    const SensitivityResult r =
+        computeSensitivities(pendulum, pendulum.at(0.0), lengthRun(integrator, 0.5, 1e-8), SensitivityOptions{});
+    INFO(r.summary.briefReport());
+    REQUIRE(r.summary.ok());
+    const Matrix& s = r.sensitivities.back();
+    INFO("s at t = 0.5\n" << s);
+    Matrix expected = Matrix::Zero(5, 2);
+    expected(1, 0) = -1.0;
+    expected(4, 1) = -LengthPendulum::kMass;
+    CHECK(std::abs(r.states.back()[4] + LengthPendulum::kMass * 9.81) < 1e-9);
+    CHECK((s - expected).cwiseAbs().maxCoeff() < 1e-9);
+  }
+}
+
+TEST_CASE("constraint parameters: a swinging pendulum's sensitivities to L and g follow its exact scaling",
+          "[sensitivity][sundials]") {
+  // From rest at angle θ₀ the motion is q(t; L, g) = L f(t √(g/L)) for one f (the start is moved
+  // radially by the projection, so θ₀ stays), whatever the amplitude. Differentiating,
+  //   ∂q/∂L = q/L − t q̇/(2L),   ∂q̇/∂L = q̇/(2L) − t q̈/(2L),
+  //   ∂q/∂g = t q̇/(2g),         ∂q̇/∂g = q̇/(2g) + t q̈/(2g),
+  // with q̈ = (Jᵀλ − h)/m from the run's own state and physical λ at the end.
+  const LengthPendulum pendulum;
+  const double L = 1.2, g = 9.81, m = LengthPendulum::kMass, end = 1.0;
+  for (const Integrator integrator : {Integrator::IdaGgl, Integrator::IdaIndex1, Integrator::CvodeBdf}) {
+    INFO(toString(integrator));
+    const SensitivityResult r =
+        computeSensitivities(pendulum, pendulum.at(1.0), lengthRun(integrator, end, 1e-9), SensitivityOptions{});
+    INFO(r.summary.briefReport());
+    REQUIRE(r.summary.ok());
+    const Vector& y = r.states.back();
+    const Vector q = y.head(2), v = y.segment(2, 2);
+    const Vector a = (q / L * y[4] - Vector((Vector(2) << 0.0, m * g).finished())) / m;
+    Matrix expected(4, 2);
+    expected.col(0) << q / L - end * v / (2.0 * L), v / (2.0 * L) - end * a / (2.0 * L);
+    expected.col(1) << end * v / (2.0 * g), v / (2.0 * g) + end * a / (2.0 * g);
+    const Matrix& s = r.sensitivities.back();
+    INFO("forward\n" << s.topRows(4) << "\nscaling\n" << expected);
+    CHECK((s.topRows(4) - expected).cwiseAbs().maxCoeff() < 1e-6);
+  }
+}
+
+TEST_CASE("constraint parameters: a driven two-link chain's sensitivities to its lengths and amplitude, lambda rows included",
+          "[sensitivity][sundials]") {
+  const DrivenLengthChain chain;
+  const State start = chain.at(0.6, 1.1);
+  for (const Integrator integrator : {Integrator::IdaGgl, Integrator::IdaIndex1, Integrator::CvodeBdf}) {
+    INFO(toString(integrator));
+    const SimulationOptions options = lengthRun(integrator, 1.0, 1e-9);
+    SensitivityOptions forward;
+    SensitivityOptions differences;
+    differences.method = SensitivityMethod::CentralDifferences;
+    const SensitivityResult f = computeSensitivities(chain, start, options, forward);
+    const SensitivityResult d = computeSensitivities(chain, start, options, differences);
+    INFO(f.summary.briefReport() << "\n" << d.summary.briefReport());
+    REQUIRE(f.summary.ok());
+    REQUIRE(d.summary.ok());
+    const Matrix& s_f = f.sensitivities.back();
+    const Matrix& s_d = d.sensitivities.back();
+    INFO("forward\n" << s_f << "\ncentral differences\n" << s_d);
+    CHECK((s_f - s_d).topRows(8).cwiseAbs().maxCoeff() < 1e-4 * s_f.topRows(8).cwiseAbs().maxCoeff());
+    CHECK((s_f - s_d).bottomRows(2).cwiseAbs().maxCoeff() < 1e-4 * s_f.bottomRows(2).cwiseAbs().maxCoeff());
+  }
+}
