@@ -110,6 +110,9 @@ def test_chain_parameters_by_name_and_their_derivative_check():
     v, a, dq, dv = (rng.standard_normal(chain.nq()) for _ in range(4))
     check = chain.check_parameter_derivatives(q, v, a, 0.0, dq, dv, 1e-4)
     assert check.dynamics_parameter_error < 1e-9 and check.tangent_error < 1e-6
+    # The chain's lengths are not parameters: φ, J, γ and ∂φ/∂t do not move with p.
+    assert check.constraint_parameter_error == 0.0 and check.constraint_tangent_error == 0.0
+    assert "d(J, gamma, phi_t)/dp 0" in repr(check)
     assert chain.dynamics_parameter_jacobian(q, v, a).shape == (6, 5)
     forward, fd = forward_and_differences(chain, start, short_run(), integrand="kinetic_energy")
     assert np.max(np.abs(forward.sensitivities[-1, :12] - fd.sensitivities[-1, :12])) < 1e-4
