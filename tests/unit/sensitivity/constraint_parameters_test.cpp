@@ -145,7 +145,7 @@ class ClaimsParametricConstraints final : public ParametricSystem {
 };
 
 /// A short adaptive run of `integrator` at rtol = atol = `tolerance`, output at the end only;
-/// cvode_bdf and ida_index1 with Baumgarte gains (cvode_bdf needs them to stay on φ = 0).
+/// cvode_* and ida_index1 with Baumgarte gains α = β = 10 (the ODE needs them to stay on φ = 0).
 SimulationOptions lengthRun(Integrator integrator, double end_time, double tolerance) {
   SimulationOptions options;
   options.integrator = integrator;
@@ -256,11 +256,12 @@ TEST_CASE("constraint parameters: a swinging pendulum's sensitivities to L and g
   //   ∂q/∂L = q/L − t q̇/(2L),   ∂q̇/∂L = q̇/(2L) − t q̈/(2L),
   //   ∂q/∂g = t q̇/(2g),         ∂q̇/∂g = q̇/(2g) + t q̈/(2g),
   // with q̈ = (Jᵀλ − h)/m from the run's own state and physical λ at the end. Measured at rtol
-  // 1e-9 over 1 s (max |s| 2.9): within 2.5e-8 (ida_ggl), 7.0e-9 (ida_index1) and 2.7e-8
-  // (cvode_bdf); the bound is 7 times the largest.
+  // 1e-9 over 1 s (max |s| 2.9): within 2.5e-8 (ida_ggl), 7.0e-9 (ida_index1), 2.7e-8
+  // (cvode_bdf) and 2.4e-8 (cvode_adams); the bound is 7 times the largest.
   const LengthPendulum pendulum;
   const double L = 1.2, g = 9.81, m = LengthPendulum::kMass, end = 1.0;
-  for (const Integrator integrator : {Integrator::IdaGgl, Integrator::IdaIndex1, Integrator::CvodeBdf}) {
+  for (const Integrator integrator :
+       {Integrator::IdaGgl, Integrator::IdaIndex1, Integrator::CvodeBdf, Integrator::CvodeAdams}) {
     INFO(toString(integrator));
     const SensitivityResult r =
         computeSensitivities(pendulum, pendulum.at(1.0), lengthRun(integrator, end, 1e-9), SensitivityOptions{});
@@ -287,19 +288,20 @@ TEST_CASE("constraint parameters: a driven two-link chain's sensitivities to its
   // differences (δ = ∛rtol = 1e-3 of each parameter, error O(δ²) plus the runs' noise divided by
   // 2δ), every row of s at t = 1 s (max |s| 2.5 in the q, v rows, 7.6 in the λ rows). Measured:
   // forward within 2.3e-8 to 5.1e-8 (q, v) and 9.7e-8 to 1.8e-7 (the physical λ), central
-  // differences within 1.5e-5 and 6.9e-5. The bounds are 7 to 11 times the largest.
+  // differences within 1.8e-5 and 7.5e-5; dG/dp (G = ∫ T dt, dG/dp about 3) within 1.1e-7 and
+  // 2.1e-5. The bounds are 4 to 11 times the largest.
   const DrivenLengthChain chain;
   const State start = chain.at(0.6, 1.1);
-  const SensitivityResult reference =
-      computeSensitivities(chain, start, lengthRun(Integrator::IdaGgl, 1.0, 1e-12), SensitivityOptions{});
+  SensitivityOptions forward;
+  forward.integrand = kineticEnergyIntegrand(chain);  // G = ∫ T dt, with the physical λ in the rows
+  const SensitivityResult reference = computeSensitivities(chain, start, lengthRun(Integrator::IdaGgl, 1.0, 1e-12), forward);
   REQUIRE(reference.summary.ok());
   const Matrix& s_ref = reference.sensitivities.back();
   const double scale_q = s_ref.topRows(8).cwiseAbs().maxCoeff(), scale_lambda = s_ref.bottomRows(2).cwiseAbs().maxCoeff();
   for (const Integrator integrator : {Integrator::IdaGgl, Integrator::IdaIndex1, Integrator::CvodeBdf}) {
     INFO(toString(integrator));
     const SimulationOptions options = lengthRun(integrator, 1.0, 1e-9);
-    SensitivityOptions forward;
-    SensitivityOptions differences;
+    SensitivityOptions differences = forward;
     differences.method = SensitivityMethod::CentralDifferences;
     const SensitivityResult f = computeSensitivities(chain, start, options, forward);
     const SensitivityResult d = computeSensitivities(chain, start, options, differences);
@@ -315,7 +317,11 @@ TEST_CASE("constraint parameters: a driven two-link chain's sensitivities to its
                               << (s_f - s_ref).bottomRows(2).cwiseAbs().maxCoeff() << " (lambda rows); central differences "
                               << (s_d - s_ref).topRows(8).cwiseAbs().maxCoeff() << ", "
                               << (s_d - s_ref).bottomRows(2).cwiseAbs().maxCoeff() << "; max |s| " << scale_q << ", "
-                              << scale_lambda << "; " << f.summary.steps << " steps forward");
+                              << scale_lambda << "; dG/dp forward "
+                              << (f.cost_gradient - reference.cost_gradient).cwiseAbs().maxCoeff()
+                              << ", central differences "
+                              << (d.cost_gradient - reference.cost_gradient).cwiseAbs().maxCoeff() << "; "
+                              << f.summary.steps << " steps forward");
     CHECK((s_f - s_ref).topRows(8).cwiseAbs().maxCoeff() < 5e-7);
     CHECK((s_f - s_ref).bottomRows(2).cwiseAbs().maxCoeff() < 2e-6);
     CHECK((s_d - s_ref).topRows(8).cwiseAbs().maxCoeff() < 1.5e-4);
@@ -323,5 +329,9 @@ TEST_CASE("constraint parameters: a driven two-link chain's sensitivities to its
     // The parameters move the motion by order one: the comparisons above are not of zeros.
     CHECK(scale_q > 1.0);
     CHECK(scale_lambda > 1.0);
+    INFO("dG/dp: reference " << reference.cost_gradient.transpose() << ", forward " << f.cost_gradient.transpose()
+                             << ", central differences " << d.cost_gradient.transpose());
+    CHECK((f.cost_gradient - reference.cost_gradient).cwiseAbs().maxCoeff() < 5e-7);
+    CHECK((d.cost_gradient - reference.cost_gradient).cwiseAbs().maxCoeff() < 1.5e-4);
   }
 }
