@@ -92,6 +92,32 @@ def test_initial_state_directions_add_named_columns():
     assert np.allclose(r.initial_directions[:, 0], [0.8, -0.4, 0.0, 0.0, 0.0, 0.0], atol=1e-15)
 
 
+def test_a_start_that_depends_on_a_parameter_adds_that_initial_direction_to_its_column():
+    # The sensitivity equations are linear in s: a start moving with k along d gives the k column
+    # plus the column of the initial direction d (both projected alike), to the runs' tolerance.
+    model = kktdae.SpringSliderCrank()
+    d = np.array([1.0, 0.0, 0.0, 0.0, 0.3, 0.0])
+    jacobian = np.zeros((6, 2))
+    jacobian[:, 0] = d
+    options = short_run(1.0, 1.0)
+    moved = kktdae.compute_sensitivities(model, model.initial_state(), options,
+                                         kktdae.SensitivityOptions(initial_state_parameter_jacobian=jacobian))
+    direction = kktdae.InitialStateDirection(name="d", dq=d[:3], dv=d[3:])
+    split = kktdae.compute_sensitivities(model, model.initial_state(), options,
+                                         kktdae.SensitivityOptions(initial_state=[direction]))
+    assert moved.summary.ok and split.summary.ok
+    s_moved, s_split = moved.sensitivities[-1], split.sensitivities[-1]
+    assert np.abs(s_split[:, 2]).max() > 0.1
+    assert np.allclose(s_moved[:, 0], s_split[:, 0] + s_split[:, 2], rtol=0.0, atol=1e-6)
+    assert np.allclose(s_moved[:, 1], s_split[:, 1], rtol=0.0, atol=1e-6)
+    assert kktdae.SensitivityOptions().initial_state_parameter_jacobian is None
+    with pytest.raises(ValueError, match=r"2nq x np = 6 x 2.*got 6 x 1"):
+        kktdae.compute_sensitivities(model, model.initial_state(), options,
+                                     kktdae.SensitivityOptions(initial_state_parameter_jacobian=jacobian[:, :1]))
+    with pytest.raises(ValueError, match=r"initial_state_parameter_jacobian must be a 2-D array"):
+        kktdae.SensitivityOptions(initial_state_parameter_jacobian=d)
+
+
 def test_chain_parameters_by_name_and_their_derivative_check():
     chain = kktdae.SpringChain(kktdae.SpringChainParams(
         chain=kktdae.PendulumChainParams(masses=[1.0, 1.5], lengths=[0.6, 0.5]), joint_stiffness=8.0,
