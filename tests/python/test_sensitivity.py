@@ -92,6 +92,32 @@ def test_initial_state_directions_add_named_columns():
     assert np.allclose(r.initial_directions[:, 0], [0.8, -0.4, 0.0, 0.0, 0.0, 0.0], atol=1e-15)
 
 
+def test_a_start_that_depends_on_a_parameter_adds_that_initial_direction_to_its_column():
+    # The sensitivity equations are linear in s: a start moving with k along d gives the k column
+    # plus the column of the initial direction d (both projected alike), to the runs' tolerance.
+    model = kktdae.SpringSliderCrank()
+    d = np.array([1.0, 0.0, 0.0, 0.0, 0.3, 0.0])
+    jacobian = np.zeros((6, 2))
+    jacobian[:, 0] = d
+    options = short_run(1.0, 1.0)
+    moved = kktdae.compute_sensitivities(model, model.initial_state(), options,
+                                         kktdae.SensitivityOptions(initial_state_parameter_jacobian=jacobian))
+    direction = kktdae.InitialStateDirection(name="d", dq=d[:3], dv=d[3:])
+    split = kktdae.compute_sensitivities(model, model.initial_state(), options,
+                                         kktdae.SensitivityOptions(initial_state=[direction]))
+    assert moved.summary.ok and split.summary.ok
+    s_moved, s_split = moved.sensitivities[-1], split.sensitivities[-1]
+    assert np.abs(s_split[:, 2]).max() > 0.1
+    assert np.allclose(s_moved[:, 0], s_split[:, 0] + s_split[:, 2], rtol=0.0, atol=1e-6)
+    assert np.allclose(s_moved[:, 1], s_split[:, 1], rtol=0.0, atol=1e-6)
+    assert kktdae.SensitivityOptions().initial_state_parameter_jacobian is None
+    with pytest.raises(ValueError, match=r"2nq x np = 6 x 2.*got 6 x 1"):
+        kktdae.compute_sensitivities(model, model.initial_state(), options,
+                                     kktdae.SensitivityOptions(initial_state_parameter_jacobian=jacobian[:, :1]))
+    with pytest.raises(ValueError, match=r"initial_state_parameter_jacobian must be a 2-D array"):
+        kktdae.SensitivityOptions(initial_state_parameter_jacobian=d)
+
+
 def test_chain_parameters_by_name_and_their_derivative_check():
     chain = kktdae.SpringChain(kktdae.SpringChainParams(
         chain=kktdae.PendulumChainParams(masses=[1.0, 1.5], lengths=[0.6, 0.5]), joint_stiffness=8.0,
@@ -110,6 +136,9 @@ def test_chain_parameters_by_name_and_their_derivative_check():
     v, a, dq, dv = (rng.standard_normal(chain.nq()) for _ in range(4))
     check = chain.check_parameter_derivatives(q, v, a, 0.0, dq, dv, 1e-4)
     assert check.dynamics_parameter_error < 1e-9 and check.tangent_error < 1e-6
+    # The chain's lengths are not parameters: φ, J, γ and ∂φ/∂t do not move with p.
+    assert check.constraint_parameter_error == 0.0 and check.constraint_tangent_error == 0.0
+    assert "d(J, gamma, phi_t)/dp 0" in repr(check)
     assert chain.dynamics_parameter_jacobian(q, v, a).shape == (6, 5)
     forward, fd = forward_and_differences(chain, start, short_run(), integrand="kinetic_energy")
     assert np.max(np.abs(forward.sensitivities[-1, :12] - fd.sensitivities[-1, :12])) < 1e-4

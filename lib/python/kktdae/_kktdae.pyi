@@ -417,6 +417,7 @@ class ParameterDerivativeCheck:
     dynamics_parameter_error: float
     constraint_parameter_error: float
     tangent_error: float
+    constraint_tangent_error: float
 
 class ParametricSystem(ConstrainedSystem):
     def np(self) -> int: ...
@@ -1063,12 +1064,14 @@ class SensitivityOptions:
     method: _Field[SensitivityMethod, Union[SensitivityMethod, str]]
     integrand: Union[None, str, Integrand]
     initial_state: List[InitialStateDirection]
+    initial_state_parameter_jacobian: _Field[Optional[Array], Optional[ArrayLike]]  # (2 nq, np)
     record_trajectory: bool
     multiplier_atol: float
     difference_step: float
     def __init__(self, *, method: Union[SensitivityMethod, str] = ...,
                  integrand: Union[None, str, Integrand] = ...,
                  initial_state: List[InitialStateDirection] = ...,
+                 initial_state_parameter_jacobian: Optional[ArrayLike] = ...,
                  record_trajectory: bool = ...,
                  multiplier_atol: float = ...,
                  difference_step: float = ...) -> None: ...

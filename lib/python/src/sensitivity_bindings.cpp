@@ -28,6 +28,7 @@ struct PySensitivityOptions {
   SensitivityMethod method = SensitivityMethod::Forward;
   py::object integrand = py::none();
   std::vector<InitialStateDirection> initial_state;
+  Matrix initial_state_parameter_jacobian;  ///< empty: None
   bool record_trajectory = false;
   double multiplier_atol = 0.0;
   double difference_step = 0.0;
@@ -94,6 +95,7 @@ SensitivityOptions toOptions(const PySensitivityOptions& o, const ParametricSyst
   out.method = o.method;
   out.integrand = toIntegrand(o.integrand, system);
   out.initial_state = o.initial_state;
+  out.initial_state_parameter_jacobian = o.initial_state_parameter_jacobian;
   out.record_trajectory = o.record_trajectory;
   out.multiplier_atol = o.multiplier_atol;
   out.difference_step = o.difference_step;
@@ -290,9 +292,12 @@ void bindParametricSystem(py::module_& m) {
       .def_readonly("dynamics_parameter_error", &ParameterDerivativeCheck::dynamics_parameter_error, "∂(M a + h)/∂p")
       .def_readonly("constraint_parameter_error", &ParameterDerivativeCheck::constraint_parameter_error, "∂φ/∂p")
       .def_readonly("tangent_error", &ParameterDerivativeCheck::tangent_error, "δM, δh, δJ, δγ, δ(∂φ/∂t)")
+      .def_readonly("constraint_tangent_error", &ParameterDerivativeCheck::constraint_tangent_error,
+                    "∂J/∂p, ∂γ/∂p, ∂(∂φ/∂t)/∂p")
       .def("__repr__", [](const ParameterDerivativeCheck& c) {
         return "<ParameterDerivativeCheck D " + formatDouble(c.dynamics_parameter_error) + ", dphi/dp " +
-               formatDouble(c.constraint_parameter_error) + ", tangent " + formatDouble(c.tangent_error) + ">";
+               formatDouble(c.constraint_parameter_error) + ", tangent " + formatDouble(c.tangent_error) +
+               ", d(J, gamma, phi_t)/dp " + formatDouble(c.constraint_tangent_error) + ">";
       });
   bindSpringSliderCrank(m);
 }
@@ -355,6 +360,26 @@ void bindSensitivity(py::module_& m) {
           "None (no G), 'kinetic_energy' (g = ½ q̇ᵀ M(q, p) q̇, in C++) or an Integrand of two Python callables.")
       .def_readwrite("initial_state", &PySensitivityOptions::initial_state,
                      "A list of InitialStateDirection (assign a new list: the field is a copy).")
+      .def_property(
+          "initial_state_parameter_jacobian",
+          [](const PySensitivityOptions& o) -> py::object {
+            if (o.initial_state_parameter_jacobian.size() == 0) return py::none();
+            return toNumpy(o.initial_state_parameter_jacobian);
+          },
+          [](PySensitivityOptions& o, py::handle value) {
+            if (value.is_none()) {
+              o.initial_state_parameter_jacobian.resize(0, 0);
+              return;
+            }
+            const std::string where = "SensitivityOptions.initial_state_parameter_jacobian";
+            const auto array = realArray(value, where, "value");
+            if (array.ndim() != 2) {
+              throw py::value_error(where + " must be a 2-D array of shape (2 nq, np), got " +
+                                    std::to_string(array.ndim()) + " dimensions");
+            }
+            o.initial_state_parameter_jacobian = toMatrix(array, array.shape(0), array.shape(1), where, "value");
+          },
+          "How the start moves with the parameters, ∂(q0; v0)/∂p, shape (2 nq, np); None: it does not.")
       .def_readwrite("record_trajectory", &PySensitivityOptions::record_trajectory,
                      "Record y and s at every output of options.dt's grid (False: the end only).")
       .def_readwrite("multiplier_atol", &PySensitivityOptions::multiplier_atol,
@@ -367,6 +392,7 @@ void bindSensitivity(py::module_& m) {
             SensitivityOptions c;
             c.multiplier_atol = o.multiplier_atol;
             c.difference_step = o.difference_step;
+            c.initial_state_parameter_jacobian = o.initial_state_parameter_jacobian;
             c.validate();
           },
           "Raises ValueError naming the bad field.");

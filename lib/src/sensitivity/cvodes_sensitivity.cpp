@@ -4,7 +4,8 @@
 //
 // whose sensitivity column (s_q, s_v) along pᵢ (or along an initial direction) obeys
 // ṡ = (s_v, δa), δa the KKT system's exact tangent (kkt_tangent.hpp): δφ = J s_q and
-// δφ̇ = δJ v + J s_v + δ(∂φ/∂t) in the feedback, ∂r/∂pᵢ in the dynamics. The state's right-hand
+// δφ̇ = δJ v + J s_v + δ(∂φ/∂t) in the feedback, ∂r/∂pᵢ in the dynamics (and the constraint
+// terms' own ∂/∂pᵢ when φ depends on p). The state's right-hand
 // side is the run's own (AccelerationFunction, as simulate() solves it); the sensitivities'
 // solves once per call at CVODES's y and reuses that LU for every column. The Newton matrix is
 // cvode_run.cpp's analytic ∂f/∂y, which CVODES's staggered corrector reuses for s.
@@ -148,10 +149,10 @@ int cvodesJacobian(sunrealtype t, N_Vector yy, N_Vector, SUNMatrix jac, void* da
 }  // namespace
 
 bool runCvodes(const ParametricSystem& system, const State& start, const SimulationOptions& options,
-               const SensitivityOptions& sensitivity, bool with_sensitivities, const Matrix& initial_directions,
+               const SensitivityOptions& sensitivity, bool with_sensitivities, const Matrix& initial_sensitivities,
                RunOutput& output, SensitivitySummary& summary) {
   const int nq = system.nq(), nc = system.nc(), np = system.np();
-  const int ns = np + static_cast<int>(initial_directions.cols());
+  const int ns = static_cast<int>(initial_sensitivities.cols());
   const int ny = 2 * nq + nc;
   const AdaptiveOptions& adaptive = options.adaptive;
   const Stabilization& law = options.stabilization;  // Baumgarte or none (requireSupported)
@@ -235,10 +236,10 @@ bool runCvodes(const ParametricSystem& system, const State& start, const Simulat
       sd::checkCvode(CVodeSetQuadErrCon(memory.get(), SUNTRUE), "CVodeSetQuadErrCon");
     }
     if (with_sensitivities) {
-      // s(t0): zero for a parameter (the start does not depend on p), the projected direction
-      // for an initial-state column. An ODE needs nothing more to be consistent.
+      // s(t0) as computeSensitivities() made it: zero for a parameter unless φ depends on p, the
+      // projected direction for an initial-state column. An ODE needs nothing more to be consistent.
       yS = std::make_unique<VectorArray>(ns, y.get());
-      for (int j = np; j < ns; ++j) sd::view(yS->vectors[j]) = initial_directions.col(j - np);
+      for (int j = 0; j < ns; ++j) sd::view(yS->vectors[j]) = initial_sensitivities.col(j);
       // Staggered, as for IDAS: the linear sensitivity systems are corrected once the state has.
       sd::checkCvode(CVodeSensInit(memory.get(), ns, CV_STAGGERED, &cvodesSensitivityRightHandSide, yS->vectors),
                      "CVodeSensInit");

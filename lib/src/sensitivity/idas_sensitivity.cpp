@@ -11,8 +11,15 @@
 //   index-1: δJ v̇ + J ṡ_v + δγ + 2α(δJ v + J s_v + δ(∂φ/∂t)) + β² J s_q
 //   GGL:     δJ v + J s_v + δ(∂φ/∂t)   and   J s_q
 //
-// (∂φ/∂p = 0: models whose φ depends on p are refused before the run.) The Newton matrix is
-// ida_run.cpp's analytic one (IdaDenseNewton); IDAS reuses it for the sensitivity corrector.
+// and, when φ depends on p, ∂F/∂pᵢ has constraint parts too (Jᵢ = ∂J/∂pᵢ, γᵢ = ∂γ/∂pᵢ,
+// φ_tᵢ = ∂(∂φ/∂t)/∂pᵢ, φᵢ = ∂φ/∂pᵢ: ParametricSystem::constraintParameterTangent()):
+//
+//   q rows (GGL): + Jᵢᵀμ          v rows: − Jᵢᵀλ
+//   index-1: + Jᵢ v̇ + γᵢ + 2α(Jᵢ v + φ_tᵢ) + β² φᵢ
+//   GGL:     + Jᵢ v + φ_tᵢ   and   + φᵢ
+//
+// The Newton matrix is ida_run.cpp's analytic one (IdaDenseNewton); IDAS reuses it for the
+// sensitivity corrector.
 #include <idas/idas.h>
 #include <idas/idas_ls.h>
 #include <sunlinsol/sunlinsol_dense.h>
@@ -41,11 +48,12 @@ struct SensitivityProblem {
   CostIntegrand* cost = nullptr;  ///< null: no quadrature
   int nq = 0, nc = 0, np = 0;  ///< np parameters; the sensitivity columns past np are initial-state directions
   bool ggl = false;
+  bool constraint_parameters = false;  ///< φ depends on p (ParametricSystem::constraintsDependOnParameters())
   double alpha = 0.0, beta = 0.0;  ///< Baumgarte gains of the index-1 constraint row
   Vector p;
-  // Terms at the current point, and their tangent.
-  Matrix M, J, dM, dJ, D;
-  Vector h, phi, gamma, phi_t, dh, dgamma, dphi_t, no_values;
+  // Terms at the current point, and their tangent; ∂φ/∂p and one column's ∂(J, γ, ∂φ/∂t)/∂pᵢ.
+  Matrix M, J, dM, dJ, D, P, dJ_dp;
+  Vector h, phi, gamma, phi_t, dh, dgamma, dphi_t, no_values, dgamma_dp, dphi_t_dp;
   IdaDenseNewton* newton = nullptr;
   const std::atomic<bool>* interrupt = nullptr;  ///< SimulationOptions::interrupt, polled by the residual
   bool interrupted = false;
@@ -55,9 +63,16 @@ struct SensitivityProblem {
   sd::ErrorLog log;
 
   explicit SensitivityProblem(const ParametricSystem& s)
-      : system(&s), nq(s.nq()), nc(s.nc()), np(s.np()), p(s.parameterValues()),
-        M(nq, nq), J(nc, nq), dM(nq, nq), dJ(nc, nq), D(nq, np),
-        h(nq), phi(nc), gamma(nc), phi_t(nc), dh(nq), dgamma(nc), dphi_t(nc) {}
+      : system(&s), nq(s.nq()), nc(s.nc()), np(s.np()), constraint_parameters(s.constraintsDependOnParameters()),
+        p(s.parameterValues()), M(nq, nq), J(nc, nq), dM(nq, nq), dJ(nc, nq), D(nq, np), P(nc, np),
+        dJ_dp(nc, nq), h(nq), phi(nc), gamma(nc), phi_t(nc), dh(nq), dgamma(nc), dphi_t(nc), dgamma_dp(nc),
+        dphi_t_dp(nc) {}
+
+  /// ∂J/∂pᵢ, ∂γ/∂pᵢ, ∂(∂φ/∂t)/∂pᵢ at (q, v, t) into dJ_dp, dgamma_dp, dphi_t_dp.
+  void constraintParameterColumn(ConstVectorRef q, ConstVectorRef v, double t, int i) {
+    ConstraintParameterTangent out{dJ_dp, dgamma_dp, dphi_t_dp};
+    system->constraintParameterTangent(q, v, t, i, out);
+  }
 
   /// M, h, φ, J, γ, ∂φ/∂t at (q, v, t); false (with the failure noted) when one is not finite.
   bool evaluate(double t, ConstVectorRef q, ConstVectorRef v) {
@@ -132,6 +147,7 @@ int sensitivityResidual(int ns, sunrealtype t, N_Vector yy, N_Vector yp, N_Vecto
     const auto v_dot = y_dot.segment(nq, nq);
     if (!p.evaluate(t, q, v)) return -1;
     p.system->dynamicsParameterJacobian(q, v, v_dot, t, p.D);
+    if (p.constraint_parameters) p.system->constraintParameterJacobian(q, t, p.P);
     for (int i = 0; i < ns; ++i) {
       const auto s = sd::view(yS[i]);
       const auto s_dot = sd::view(ypS[i]);
@@ -152,6 +168,19 @@ int sensitivityResidual(int ns, sunrealtype t, N_Vector yy, N_Vector yp, N_Vecto
         r.segment(2 * nq, nc).noalias() = p.dJ * v_dot + p.J * s_dot.segment(nq, nq) + p.dgamma +
                                           2.0 * p.alpha * (p.dJ * v + p.J * s_v + p.dphi_t) +
                                           p.beta * p.beta * (p.J * s_q);
+      }
+      if (i < p.np && p.constraint_parameters) {
+        p.constraintParameterColumn(q, v, t, i);
+        r.segment(nq, nq).noalias() -= p.dJ_dp.transpose() * lambda;
+        if (p.ggl) {
+          r.head(nq).noalias() += p.dJ_dp.transpose() * y.segment(2 * nq + nc, nc);
+          r.segment(2 * nq, nc).noalias() += p.dJ_dp * v;
+          r.segment(2 * nq, nc) += p.dphi_t_dp;
+          r.segment(2 * nq + nc, nc) += p.P.col(i);
+        } else {
+          r.segment(2 * nq, nc).noalias() += p.dJ_dp * v_dot + 2.0 * p.alpha * (p.dJ_dp * v);
+          r.segment(2 * nq, nc) += p.dgamma_dp + 2.0 * p.alpha * p.dphi_t_dp + p.beta * p.beta * p.P.col(i);
+        }
       }
       if (!r.allFinite()) return 1;
     }
@@ -203,14 +232,14 @@ int newtonMatrix(sunrealtype t, sunrealtype c, N_Vector yy, N_Vector yp, N_Vecto
 
 }  // namespace
 
-/// One IDAS run of `system` from the consistent `start` (q̈ = qdd, λ), with np sensitivity
-/// systems when `with_sensitivities`. Counters go into `summary`; returns false (status and
-/// message set) when the run failed.
+/// One IDAS run of `system` from the consistent `start` (q̈ = qdd, λ), with a sensitivity system
+/// per column of `initial_sensitivities` when `with_sensitivities`. Counters go into `summary`;
+/// returns false (status and message set) when the run failed.
 bool runIdas(const ParametricSystem& system, const State& start, ConstVectorRef qdd, ConstVectorRef lambda,
              const SimulationOptions& options, const SensitivityOptions& sensitivity, bool with_sensitivities,
-             const Matrix& initial_directions, RunOutput& output, SensitivitySummary& summary) {
+             const Matrix& initial_sensitivities, RunOutput& output, SensitivitySummary& summary) {
   const int nq = system.nq(), nc = system.nc(), np = system.np();
-  const int ns = np + static_cast<int>(initial_directions.cols());  // sensitivity columns
+  const int ns = static_cast<int>(initial_sensitivities.cols());  // sensitivity columns
   const bool ggl = options.integrator == Integrator::IdaGgl;
   const int n = 2 * nq + (ggl ? 2 : 1) * nc, ny = 2 * nq + nc;
   const AdaptiveOptions& adaptive = options.adaptive;
@@ -295,30 +324,41 @@ bool runIdas(const ParametricSystem& system, const State& start, ConstVectorRef 
     if (with_sensitivities) {
       yS = std::make_unique<VectorArray>(ns, yy.get());
       ypS = std::make_unique<VectorArray>(ns, yy.get());
-      // Consistent initial sensitivities. Column j starts at (s_q, s_v) = 0 for a parameter (the
-      // start does not depend on p) or at a projected initial direction; s_μ = 0, ṡ_q = s_v, and
-      // ṡ_v, s_λ solve the KKT system differentiated along the column,
-      //     [M −Jᵀ; J 0] [ṡ_v; s_λ] = −[δM q̈ + δh − δJᵀλ + ∂r/∂pⱼ;  δJ q̈ + δγ + 2α δφ̇ + β² J s_q],
-      // the tangent δ· taken along (s_q, s_v), δφ̇ = δJ q̇ + J s_v + δ(∂φ/∂t).
+      // Consistent initial sensitivities. Column j starts at its (s_q, s_v) (computeSensitivities():
+      // zero for a parameter unless φ depends on p, a projected initial direction otherwise);
+      // s_μ = 0, ṡ_q = s_v, and ṡ_v, s_λ solve the KKT system differentiated along the column,
+      //     [M −Jᵀ; J 0] [ṡ_v; s_λ] = −[δM q̈ + δh − δJᵀλ + ∂r/∂pⱼ − Jⱼᵀλ;
+      //                                 δJ q̈ + δγ + 2α δφ̇ + β² J s_q + Jⱼ q̈ + γⱼ + 2α(Jⱼ q̇ + φ_tⱼ) + β² φⱼ],
+      // the tangent δ· taken along (s_q, s_v), δφ̇ = δJ q̇ + J s_v + δ(∂φ/∂t), and the p-derivatives
+      // (subscript j, the file comment's) only for a parameter whose φ depends on it.
       if (!problem.evaluate(t0, start.q, start.v)) throw sd::SetupError(problem.failure);
       system.dynamicsParameterJacobian(start.q, start.v, qdd, t0, problem.D);
+      if (problem.constraint_parameters) system.constraintParameterJacobian(start.q, t0, problem.P);
       Matrix kkt = Matrix::Zero(nq + nc, nq + nc);
       kkt.topLeftCorner(nq, nq) = problem.M;
       kkt.topRightCorner(nq, nc) = -problem.J.transpose();
       kkt.bottomLeftCorner(nc, nq) = problem.J;
       Matrix rhs = Matrix::Zero(nq + nc, ns);
       rhs.topLeftCorner(nq, np) = -problem.D;
-      for (int j = np; j < ns; ++j) {
-        const Vector s_q = initial_directions.col(j - np).head(nq), s_v = initial_directions.col(j - np).tail(nq);
-        ModelTermsTangent tangent{problem.dM, problem.dh, problem.dJ, problem.dgamma, problem.dphi_t};
-        system.termsTangent(start.q, start.v, t0, s_q, s_v, tangent);
-        rhs.col(j).head(nq) = -(problem.dM * qdd + problem.dh - problem.dJ.transpose() * lambda);
-        rhs.col(j).tail(nc) =
-            -(problem.dJ * qdd + problem.dgamma +
-              2.0 * problem.alpha * (problem.dJ * start.v + problem.J * s_v + problem.dphi_t) +
-              problem.beta * problem.beta * (problem.J * s_q));
-        sd::view(yS->vectors[j]).head(2 * nq) = initial_directions.col(j - np);
+      for (int j = 0; j < ns; ++j) {
+        const Vector s_q = initial_sensitivities.col(j).head(nq), s_v = initial_sensitivities.col(j).tail(nq);
+        sd::view(yS->vectors[j]).head(2 * nq) = initial_sensitivities.col(j);
         sd::view(ypS->vectors[j]).head(nq) = s_v;
+        if (!initial_sensitivities.col(j).isZero(0.0)) {
+          ModelTermsTangent tangent{problem.dM, problem.dh, problem.dJ, problem.dgamma, problem.dphi_t};
+          system.termsTangent(start.q, start.v, t0, s_q, s_v, tangent);
+          rhs.col(j).head(nq) -= problem.dM * qdd + problem.dh - problem.dJ.transpose() * lambda;
+          rhs.col(j).tail(nc) -= problem.dJ * qdd + problem.dgamma +
+                                 2.0 * problem.alpha * (problem.dJ * start.v + problem.J * s_v + problem.dphi_t) +
+                                 problem.beta * problem.beta * (problem.J * s_q);
+        }
+        if (j < np && problem.constraint_parameters) {
+          problem.constraintParameterColumn(start.q, start.v, t0, j);
+          rhs.col(j).head(nq) += problem.dJ_dp.transpose() * lambda;
+          rhs.col(j).tail(nc) -= problem.dJ_dp * qdd + problem.dgamma_dp +
+                                 2.0 * problem.alpha * (problem.dJ_dp * start.v + problem.dphi_t_dp) +
+                                 problem.beta * problem.beta * problem.P.col(j);
+        }
       }
       const Matrix solution = kkt.fullPivLu().solve(rhs);
       if (!solution.allFinite()) throw sd::SetupError("the initial sensitivities' KKT system is singular");

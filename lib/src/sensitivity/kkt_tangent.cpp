@@ -7,11 +7,12 @@
 namespace kktdae::detail::forward_sensitivity {
 
 KktTangent::KktTangent(const ParametricSystem& system, double alpha, double beta)
-    : system_(system), nq_(system.nq()), nc_(system.nc()), alpha_(alpha), beta_(beta), q_(nq_), v_(nq_),
-      M_(nq_, nq_), J_(nc_, nq_), dM_(nq_, nq_), dJ_(nc_, nq_), D_(nq_, system.np()),
-      K_(Matrix::Zero(nq_ + nc_, nq_ + nc_)), h_(nq_), phi_(nc_), gamma_(nc_), phi_t_(nc_), dh_(nq_),
-      dgamma_(nc_), dphi_t_(nc_), a_(nq_), lambda_(nc_), rhs_(nq_ + nc_), solution_(nq_ + nc_),
-      lu_(nq_ + nc_) {}
+    : system_(system), nq_(system.nq()), nc_(system.nc()),
+      constraint_parameters_(system.constraintsDependOnParameters()), alpha_(alpha), beta_(beta), q_(nq_),
+      v_(nq_), M_(nq_, nq_), J_(nc_, nq_), dM_(nq_, nq_), dJ_(nc_, nq_), D_(nq_, system.np()),
+      K_(Matrix::Zero(nq_ + nc_, nq_ + nc_)), P_(nc_, system.np()), dJ_dp_(nc_, nq_), h_(nq_), phi_(nc_),
+      gamma_(nc_), phi_t_(nc_), dh_(nq_), dgamma_(nc_), dphi_t_(nc_), dgamma_dp_(nc_), dphi_t_dp_(nc_), a_(nq_),
+      lambda_(nc_), rhs_(nq_ + nc_), solution_(nq_ + nc_), lu_(nq_ + nc_) {}
 
 bool KktTangent::evaluate(double t, ConstVectorRef q, ConstVectorRef v, std::string& failure) {
   t_ = t;
@@ -42,7 +43,8 @@ bool KktTangent::evaluate(double t, ConstVectorRef q, ConstVectorRef v, std::str
   a_ = solution_.head(nq_);
   lambda_ = solution_.tail(nc_);
   system_.dynamicsParameterJacobian(q, v, a_, t, D_);
-  if (!D_.allFinite()) {
+  if (constraint_parameters_) system_.constraintParameterJacobian(q, t, P_);
+  if (!D_.allFinite() || (constraint_parameters_ && !P_.allFinite())) {
     failure = system_.name() + "'s parameter Jacobian is not finite at t = " + formatDouble(t) + " s";
     return false;
   }
@@ -64,6 +66,18 @@ void KktTangent::tangent(ConstVectorRef s_q, ConstVectorRef s_v, int parameter, 
     rhs_.tail(nc_) -= 2.0 * alpha_ * dphi_t_;
   }
   if (beta_ != 0.0) rhs_.tail(nc_).noalias() -= beta_ * beta_ * (J_ * s_q);
+  if (parameter >= 0 && constraint_parameters_) {
+    ConstraintParameterTangent column{dJ_dp_, dgamma_dp_, dphi_t_dp_};
+    system_.constraintParameterTangent(q_, v_, t_, parameter, column);
+    rhs_.head(nq_).noalias() += dJ_dp_.transpose() * lambda_;
+    rhs_.tail(nc_).noalias() -= dJ_dp_ * a_;
+    rhs_.tail(nc_) -= dgamma_dp_;
+    if (alpha_ != 0.0) {
+      rhs_.tail(nc_).noalias() -= 2.0 * alpha_ * (dJ_dp_ * v_);
+      rhs_.tail(nc_) -= 2.0 * alpha_ * dphi_t_dp_;
+    }
+    if (beta_ != 0.0) rhs_.tail(nc_) -= beta_ * beta_ * P_.col(parameter);
+  }
   solution_.noalias() = lu_.solve(rhs_);
   da = solution_.head(nq_);
   dlambda = solution_.tail(nc_);

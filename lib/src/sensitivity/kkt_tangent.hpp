@@ -7,11 +7,12 @@
 //
 // and along a column (s_q, s_v, eᵢ) its tangent (δa, δλ) solves the same matrix with
 //
-//     [−(δM a + δh − δJᵀλ + ∂r/∂pᵢ)                                          ]
-//     [−(δJ a + δγ + 2α (δJ v + J s_v + δ(∂φ/∂t)) + β² (J s_q + ∂φ/∂pᵢ))    ],
+//     [−(δM a + δh − δJᵀλ + ∂r/∂pᵢ − Jᵢᵀλ)                                                  ]
+//     [−(δJ a + δγ + 2α (δJ v + J s_v + δ(∂φ/∂t)) + β² J s_q + Jᵢ a + γᵢ + 2α(Jᵢ v + φ_tᵢ) + β² φᵢ)],
 //
-// δ· the model's exact tangent along (s_q, s_v) (ParametricSystem::termsTangent) and ∂r/∂pᵢ its
-// dynamicsParameterJacobian at a. One LU factorization per point serves (a, λ) and every
+// δ· the model's exact tangent along (s_q, s_v) (ParametricSystem::termsTangent), ∂r/∂pᵢ its
+// dynamicsParameterJacobian at a, and, only when φ depends on p, Jᵢ = ∂J/∂pᵢ, γᵢ = ∂γ/∂pᵢ,
+// φ_tᵢ = ∂(∂φ/∂t)/∂pᵢ (constraintParameterTangent) and φᵢ = ∂φ/∂pᵢ. One LU factorization per point serves (a, λ) and every
 // column. With α = β = 0, λ is the physical multiplier of observed_multiplier.hpp and δλ its
 // total derivative dλ/dp = ∂λ/∂q s_q + ∂λ/∂v s_v + ∂λ/∂p.
 #include <Eigen/LU>
@@ -41,11 +42,12 @@ class KktTangent {
  private:
   const ParametricSystem& system_;
   int nq_, nc_;
+  bool constraint_parameters_;  ///< φ depends on p
   double alpha_, beta_;
   double t_ = 0.0;
   Vector q_, v_;
-  Matrix M_, J_, dM_, dJ_, D_, K_;
-  Vector h_, phi_, gamma_, phi_t_, no_values_, dh_, dgamma_, dphi_t_;
+  Matrix M_, J_, dM_, dJ_, D_, K_, P_, dJ_dp_;
+  Vector h_, phi_, gamma_, phi_t_, no_values_, dh_, dgamma_, dphi_t_, dgamma_dp_, dphi_t_dp_;
   Vector a_, lambda_, rhs_, solution_;
   Eigen::PartialPivLU<Matrix> lu_;
 };

@@ -7,7 +7,28 @@
 
 namespace kktdae {
 
-void ParametricSystem::constraintParameterJacobian(ConstVectorRef, double, MatrixRef P) const { P.setZero(); }
+namespace {
+
+/// A model that declares p inside φ must say how φ's terms depend on p: zeros would be wrong.
+[[noreturn]] void throwMissingConstraintDerivative(const std::string& model, const char* method) {
+  throw std::invalid_argument(model + " declares constraintsDependOnParameters() but does not override " + method +
+                              " (zeros would be wrong)");
+}
+
+}  // namespace
+
+void ParametricSystem::constraintParameterJacobian(ConstVectorRef, double, MatrixRef P) const {
+  if (constraintsDependOnParameters()) throwMissingConstraintDerivative(name(), "constraintParameterJacobian()");
+  P.setZero();
+}
+
+void ParametricSystem::constraintParameterTangent(ConstVectorRef, ConstVectorRef, double, int,
+                                                  ConstraintParameterTangent& out) const {
+  if (constraintsDependOnParameters()) throwMissingConstraintDerivative(name(), "constraintParameterTangent()");
+  out.J.setZero();
+  out.gamma.setZero();
+  out.phi_t.setZero();
+}
 
 std::vector<std::string> ParametricSystem::parameterNames() const {
   std::vector<std::string> names;
@@ -63,6 +84,9 @@ ParameterDerivativeCheck checkParameterDerivatives(const ParametricSystem& syste
   Matrix D(nq, np), P(nc, np), D_diff(nq, np), P_diff(nc, np);
   system.dynamicsParameterJacobian(q, v, a, t, D);
   system.constraintParameterJacobian(q, t, P);
+  Matrix dJ_dp(nc, nq);
+  Vector dgamma_dp(nc), dphi_t_dp(nc);
+  ConstraintParameterTangent parameter_tangent{dJ_dp, dgamma_dp, dphi_t_dp};
   for (int i = 0; i < np; ++i) {
     const double delta = step * std::max(1.0, std::abs(p[i]));
     Vector p_plus = p, p_minus = p;
@@ -72,6 +96,11 @@ ParameterDerivativeCheck checkParameterDerivatives(const ParametricSystem& syste
     const Terms minus(*system.withParameterValues(p_minus), q, v, t);
     D_diff.col(i) = ((plus.M * a + plus.h) - (minus.M * a + minus.h)) / (2.0 * delta);
     P_diff.col(i) = (plus.phi - minus.phi) / (2.0 * delta);
+    system.constraintParameterTangent(q, v, t, i, parameter_tangent);
+    check.constraint_tangent_error =
+        std::max({check.constraint_tangent_error, relativeError(dJ_dp, (plus.J - minus.J) / (2.0 * delta)),
+                  relativeError(dgamma_dp, (plus.gamma - minus.gamma) / (2.0 * delta)),
+                  relativeError(dphi_t_dp, (plus.phi_t - minus.phi_t) / (2.0 * delta))});
   }
   check.dynamics_parameter_error = relativeError(D, D_diff);
   check.constraint_parameter_error = relativeError(P, P_diff);

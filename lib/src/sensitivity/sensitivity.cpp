@@ -39,6 +39,9 @@ void SensitivityOptions::validate() const {
     throw std::invalid_argument("SensitivityOptions::multiplier_atol must be finite and >= 0, got " +
                                 formatDouble(multiplier_atol));
   }
+  if (!initial_state_parameter_jacobian.allFinite()) {
+    throw std::invalid_argument("SensitivityOptions::initial_state_parameter_jacobian has a non-finite entry");
+  }
 }
 
 std::string SensitivitySummary::briefReport() const {
@@ -121,11 +124,6 @@ void requireSupported(const ParametricSystem& system, const SimulationOptions& o
     throw std::invalid_argument(system.name() + " has inputs (nu = " + std::to_string(system.nu()) +
                                 "): sensitivities through inputs are not supported");
   }
-  if (system.constraintsDependOnParameters()) {
-    throw std::invalid_argument(system.name() +
-                                "'s constraints depend on its parameters: sensitivities need ∂J/∂p and ∂γ/∂p, "
-                                "which the parameter interface does not offer yet");
-  }
   if (options.stabilization.kind == Stabilization::Kind::Soft) {
     throw std::invalid_argument("sensitivities do not support soft constraints (" +
                                 options.stabilization.describe() + ")");
@@ -207,6 +205,57 @@ Matrix projectInitialDirections(const ParametricSystem& system, const State& sta
   return projected;
 }
 
+/// (s_q; s_v) at the consistent `start` for each parameter, 2nq × np: the given dependence
+/// `dependence` = ∂(q₀; q̇₀)/∂p (empty: none) made consistent to first order with the manifolds
+/// of the model at p + δ eᵢ, in the mass metric as projectToManifold() projects:
+///     s_q = d_q − M⁻¹Jᵀ(J M⁻¹Jᵀ)⁻¹ (J d_q + ∂φ/∂pᵢ),
+///     s_v = d_v − M⁻¹Jᵀ(J M⁻¹Jᵀ)⁻¹ (J d_v + δJ q̇ + δ(∂φ/∂t) + ∂J/∂pᵢ q̇ + ∂(∂φ/∂t)/∂pᵢ),
+/// the tangent δ· along (s_q, 0). That is the derivative of the start central differences use:
+/// start + δ d projected onto the shifted model's manifolds (the projection of a point O(δ) off
+/// them moves it by the M-orthogonal correction above, to O(δ²)). Zero without φ(p) and without
+/// a dependence. Also checks, before any run, that a model with φ(p) offers its derivatives (the
+/// defaults throw).
+Matrix parameterStartSensitivities(const ParametricSystem& system, const State& start, const Matrix& dependence) {
+  const int nq = system.nq(), nc = system.nc(), np = system.np();
+  Matrix columns = dependence.size() == 0 ? Matrix::Zero(2 * nq, np) : dependence;
+  const bool constraint_parameters = system.constraintsDependOnParameters();
+  if (nc == 0 || (!constraint_parameters && dependence.size() == 0)) return columns;
+  Matrix M(nq, nq), J(nc, nq), dM(nq, nq), dJ(nc, nq), P = Matrix::Zero(nc, np), dJ_dp = Matrix::Zero(nc, nq);
+  Vector dh(nq), dgamma(nc), dphi_t(nc), dgamma_dp = Vector::Zero(nc), dphi_t_dp = Vector::Zero(nc);
+  system.massMatrix(start.q, M);
+  system.constraintJacobian(start.q, start.t, J);
+  if (constraint_parameters) system.constraintParameterJacobian(start.q, start.t, P);
+  if (!(M.allFinite() && J.allFinite() && P.allFinite())) {
+    throw std::invalid_argument(system.name() + "'s M, J or dphi/dp is not finite at the start, t = " +
+                                formatDouble(start.t) + " s");
+  }
+  const Eigen::FullPivLU<Matrix> mass(M);
+  const Matrix M_inverse_Jt = mass.solve(J.transpose());
+  const Eigen::FullPivLU<Matrix> schur(J * M_inverse_Jt);
+  if (!mass.isInvertible() || !schur.isInvertible()) {
+    throw std::invalid_argument("the start's parameter sensitivities cannot be computed: " +
+                                std::string(mass.isInvertible() ? "J M^-1 J^T" : "M") + " is singular at the start");
+  }
+  for (int i = 0; i < np; ++i) {
+    const Vector d_q = columns.col(i).head(nq), d_v = columns.col(i).tail(nq);
+    const Vector s_q = d_q - M_inverse_Jt * schur.solve(J * d_q + P.col(i));
+    ModelTermsTangent tangent{dM, dh, dJ, dgamma, dphi_t};
+    system.termsTangent(start.q, start.v, start.t, s_q, Vector::Zero(nq), tangent);
+    if (constraint_parameters) {
+      ConstraintParameterTangent parameter{dJ_dp, dgamma_dp, dphi_t_dp};
+      system.constraintParameterTangent(start.q, start.v, start.t, i, parameter);
+    }
+    const Vector s_v =
+        d_v - M_inverse_Jt * schur.solve(J * d_v + dJ * start.v + dphi_t + dJ_dp * start.v + dphi_t_dp);
+    columns.col(i) << s_q, s_v;
+  }
+  if (!columns.allFinite()) {
+    throw std::invalid_argument(system.name() + "'s terms' tangent is not finite at the start, t = " +
+                                formatDouble(start.t) + " s");
+  }
+  return columns;
+}
+
 /// The largest ‖φ‖∞ and ‖J q̇ + ∂φ/∂t‖∞ over the recorded states into the summary.
 void measureDrift(const ParametricSystem& system, const SensitivityResult& result, SensitivitySummary& summary) {
   const int nq = system.nq(), nc = system.nc();
@@ -233,6 +282,13 @@ SensitivityResult computeSensitivities(const ParametricSystem& system, const Sta
   namespace fs = detail::forward_sensitivity;
   fs::requireSupported(system, options, sensitivity);
   checkStateSizes(system, initial.q, initial.v);
+  const Matrix& start_dependence = sensitivity.initial_state_parameter_jacobian;
+  if (start_dependence.size() != 0 && (start_dependence.rows() != 2 * system.nq() || start_dependence.cols() != system.np())) {
+    throw std::invalid_argument("SensitivityOptions::initial_state_parameter_jacobian must be 2nq x np = " +
+                                std::to_string(2 * system.nq()) + " x " + std::to_string(system.np()) + " for " +
+                                system.name() + ", got " + std::to_string(start_dependence.rows()) + " x " +
+                                std::to_string(start_dependence.cols()));
+  }
   const auto wall_start = std::chrono::steady_clock::now();
   SensitivityResult result;
   SensitivitySummary& summary = result.summary;
@@ -261,16 +317,26 @@ SensitivityResult computeSensitivities(const ParametricSystem& system, const Sta
                  : fs::runIdas(model, from, qdd0, lambda0, options, sensitivity, with_sensitivities, directions,
                                output, summary);
   };
+  // When φ depends on p, a start consistent at p is not at p ± δ; when the start depends on p it
+  // moves: every run starts from its start projected onto its own model's manifolds, and s(0) is
+  // the derivative of that (parameterStartSensitivities()).
+  const bool start_depends_on_parameters =
+      system.constraintsDependOnParameters() || start_dependence.size() != 0;
   State start = initial;
   Vector qdd, lambda;
-  if (!fs::consistentStart(system, options, start, qdd, lambda, summary)) return finish();
+  if (!fs::consistentStart(system, options, start, qdd, lambda, summary, start_depends_on_parameters)) {
+    return finish();
+  }
   result.initial_directions =
       fs::projectInitialDirections(system, start, sensitivity.initial_state, result.parameter_names);
   const int ns = static_cast<int>(result.column_names.size());
 
   if (sensitivity.method == SensitivityMethod::Forward) {
+    Matrix initial_sensitivities(2 * result.nq, ns);
+    initial_sensitivities.leftCols(np) = fs::parameterStartSensitivities(system, start, start_dependence);
+    initial_sensitivities.rightCols(ns - np) = result.initial_directions;
     fs::RunOutput output;
-    if (!run(system, start, qdd, lambda, true, result.initial_directions, output)) {
+    if (!run(system, start, qdd, lambda, true, initial_sensitivities, output)) {
       return finish();
     }
     result.times = std::move(output.times);
@@ -308,13 +374,18 @@ SensitivityResult computeSensitivities(const ParametricSystem& system, const Sta
         Vector p = result.parameters;
         p[i] += signed_delta;
         shifted = system.withParameterValues(p);
+        if (start_dependence.size() != 0) {
+          shifted_start.q += signed_delta * start_dependence.col(i).head(result.nq);
+          shifted_start.v += signed_delta * start_dependence.col(i).tail(result.nq);
+        }
       } else {
         shifted_start.q += signed_delta * result.initial_directions.col(i - np).head(result.nq);
         shifted_start.v += signed_delta * result.initial_directions.col(i - np).tail(result.nq);
       }
       const ParametricSystem& model = parameter ? *shifted : system;
       Vector shifted_qdd, shifted_lambda;
-      if (!fs::consistentStart(model, options, shifted_start, shifted_qdd, shifted_lambda, summary, !parameter) ||
+      if (!fs::consistentStart(model, options, shifted_start, shifted_qdd, shifted_lambda, summary,
+                               !parameter || start_depends_on_parameters) ||
           !run(model, shifted_start, shifted_qdd, shifted_lambda, false, no_directions, sides[side])) {
         summary.message = result.column_names[i] + (side == 0 ? " + " : " - ") + formatDouble(delta) + ": " +
                           summary.message;

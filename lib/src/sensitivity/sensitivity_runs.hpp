@@ -97,16 +97,17 @@ class CostIntegrand {
 };
 
 /// One IDAS run of `system` from the consistent `start` (q̈ = qdd, λ), with a sensitivity system
-/// per parameter and initial direction when `with_sensitivities`. Counters go into `summary`;
+/// per column of `initial_sensitivities` when `with_sensitivities`: (s_q; s_v) at the start,
+/// 2nq × (np + initial directions), the np parameters' columns first. Counters go into `summary`;
 /// returns false (status and message set) when the run failed.
 bool runIdas(const ParametricSystem& system, const State& start, ConstVectorRef qdd, ConstVectorRef lambda,
              const SimulationOptions& options, const SensitivityOptions& sensitivity, bool with_sensitivities,
-             const Matrix& initial_directions, RunOutput& output, SensitivitySummary& summary);
+             const Matrix& initial_sensitivities, RunOutput& output, SensitivitySummary& summary);
 
 /// One CVODES run (cvode_bdf or cvode_adams) of `system` from `start` on the stabilized ODE, the
 /// same contract as runIdas().
 bool runCvodes(const ParametricSystem& system, const State& start, const SimulationOptions& options,
-               const SensitivityOptions& sensitivity, bool with_sensitivities, const Matrix& initial_directions,
+               const SensitivityOptions& sensitivity, bool with_sensitivities, const Matrix& initial_sensitivities,
                RunOutput& output, SensitivitySummary& summary);
 
 }  // namespace kktdae::detail::forward_sensitivity

@@ -50,6 +50,21 @@ struct HasConstraintFunction<D, std::void_t<decltype(std::declval<const D&>().te
                                     std::declval<ConstVectorRefOf<double>>(), std::declval<const double&>(),
                                     std::declval<VectorRefOf<double>>()))>> : std::true_type {};
 
+/// Whether D has `template <class S> void phi(ConstVectorRefOf<S> q, const S& t, ConstVectorRefOf<S> p,
+/// VectorRefOf<S> phi) const`: constraints that depend on parameters p (AutoDiffParametricSystem).
+template <typename D, typename = void>
+struct HasParametricConstraintFunction : std::false_type {};
+template <typename D>
+struct HasParametricConstraintFunction<D, std::void_t<decltype(std::declval<const D&>().template phi<double>(
+                                              std::declval<ConstVectorRefOf<double>>(), std::declval<const double&>(),
+                                              std::declval<ConstVectorRefOf<double>>(),
+                                              std::declval<VectorRefOf<double>>()))>> : std::true_type {};
+
+/// Whether D defines φ in either form.
+template <typename D>
+inline constexpr bool kHasAnyConstraintFunction =
+    HasConstraintFunction<D>::value || HasParametricConstraintFunction<D>::value;
+
 /// Throws std::invalid_argument unless 0 ≤ value ≤ max_size.
 void requireAutoDiffSize(const char* what, int value, int max_size);
 /// Throws std::invalid_argument: nc > 0 but the model defines no φ template.
@@ -64,9 +79,11 @@ void requireAutoDiffSize(const char* what, int value, int max_size);
 ///     void phi(ConstVectorRefOf<Scalar> q, const Scalar& t, VectorRefOf<Scalar> phi) const;
 ///
 /// (q of size nq, phi of size nc; only +, −, ×, ÷, the functions of dual.hpp and fixed-size
-/// Eigen temporaries — a heap-allocating temporary inside φ would allocate on every call), plus,
-/// by hand, what the constraints do not determine: name(), massStructure() and massMatrix() or
-/// massDiagonal(), bias(), potentialEnergy(), kineticEnergy(), and nu()/inputMap() if actuated.
+/// Eigen temporaries — a heap-allocating temporary inside φ would allocate on every call), or, in
+/// an AutoDiffParametricSystem, the same with the parameters p as a third argument,
+/// `phi(q, t, p, phi)`; plus, by hand, what the constraints do not determine: name(),
+/// massStructure() and massMatrix() or massDiagonal(), bias(), potentialEnergy(),
+/// kineticEnergy(), and nu()/inputMap() if actuated.
 /// Any derived piece stays virtual and may be replaced by a hand-written one for speed.
 ///
 /// Cost per call: constraint() one evaluation of φ in double; J nq evaluations on Dual<double>;
@@ -93,14 +110,14 @@ class AutoDiffConstraints : public Base {
 
   /// φ(q, t) from the user's φ in double. Sizes: q nq; phi nc.
   void constraint(ConstVectorRef q, double t, VectorRef phi) const override {
-    if constexpr (detail::HasConstraintFunction<Derived>::value) {
-      derived().template phi<double>(q, t, phi);
+    if constexpr (detail::kHasAnyConstraintFunction<Derived>) {
+      evaluatePhi<double>(q, t, phi);
     }
   }
 
   /// J = ∂φ/∂q, column j from one first-order sweep seeded with eⱼ. Sizes: q nq; J nc×nq.
   void constraintJacobian(ConstVectorRef q, double t, MatrixRef J) const override {
-    if constexpr (detail::HasConstraintFunction<Derived>::value) {
+    if constexpr (detail::kHasAnyConstraintFunction<Derived>) {
       using D = Dual<double>;
       FixedCapacityVector<D, MaxSize> q_dual(nq_);
       FixedCapacityVector<D, MaxSize> phi_dual(nc_);
@@ -108,7 +125,7 @@ class AutoDiffConstraints : public Base {
       const D t_dual(t, 0.0);
       for (int j = 0; j < nq_; ++j) {
         q_dual[j].derivative = 1.0;  // seed eⱼ; reset below so the next sweep sees eⱼ₊₁ only
-        derived().template phi<D>(q_dual, t_dual, phi_dual);
+        evaluatePhi<D>(q_dual, t_dual, phi_dual);
         for (int k = 0; k < nc_; ++k) J(k, j) = phi_dual[k].derivative;
         q_dual[j].derivative = 0.0;
       }
@@ -118,12 +135,12 @@ class AutoDiffConstraints : public Base {
   /// ∂φ/∂t from one sweep seeded in t; computed for every model (correctness must not depend on
   /// isTimeDependent(), see constrained_system.hpp). Sizes: q nq; phi_t nc.
   void constraintTimeDerivative(ConstVectorRef q, double t, VectorRef phi_t) const override {
-    if constexpr (detail::HasConstraintFunction<Derived>::value) {
+    if constexpr (detail::kHasAnyConstraintFunction<Derived>) {
       using D = Dual<double>;
       FixedCapacityVector<D, MaxSize> q_dual(nq_);
       FixedCapacityVector<D, MaxSize> phi_dual(nc_);
       for (int i = 0; i < nq_; ++i) q_dual[i] = D(q[i], 0.0);
-      derived().template phi<D>(q_dual, D(t, 1.0), phi_dual);
+      evaluatePhi<D>(q_dual, D(t, 1.0), phi_dual);
       for (int k = 0; k < nc_; ++k) phi_t[k] = phi_dual[k].derivative;
     }
   }
@@ -132,13 +149,13 @@ class AutoDiffConstraints : public Base {
   /// sweep: q = (q + q̇ ε₁) + (q̇ + 0 ε₁) ε₂ and t = (t + ε₁) + (1 + 0 ε₁) ε₂; γ is the ε₁ε₂
   /// coefficient. Sizes: q, v nq; gamma nc.
   void constraintBias(ConstVectorRef q, ConstVectorRef v, double t, VectorRef gamma) const override {
-    if constexpr (detail::HasConstraintFunction<Derived>::value) {
+    if constexpr (detail::kHasAnyConstraintFunction<Derived>) {
       using D = Dual<double>;
       using DD = Dual<D>;
       FixedCapacityVector<DD, MaxSize> q_dual(nq_);
       FixedCapacityVector<DD, MaxSize> phi_dual(nc_);
       for (int i = 0; i < nq_; ++i) q_dual[i] = DD(D(q[i], v[i]), D(v[i], 0.0));
-      derived().template phi<DD>(q_dual, DD(D(t, 1.0), D(1.0, 0.0)), phi_dual);
+      evaluatePhi<DD>(q_dual, DD(D(t, 1.0), D(1.0, 0.0)), phi_dual);
       for (int k = 0; k < nc_; ++k) gamma[k] = phi_dual[k].derivative.derivative;
     }
   }
@@ -149,13 +166,24 @@ class AutoDiffConstraints : public Base {
   AutoDiffConstraints(int nq, int nc) : nq_(nq), nc_(nc) {
     detail::requireAutoDiffSize("nq", nq, MaxSize);
     detail::requireAutoDiffSize("nc", nc, MaxSize);
-    if constexpr (!detail::HasConstraintFunction<Derived>::value) {
+    if constexpr (!detail::kHasAnyConstraintFunction<Derived>) {
       if (nc != 0) detail::throwMissingConstraintFunction(nc);
     }
   }
 
   /// The user's model (CRTP).
   const Derived& derived() const { return static_cast<const Derived&>(*this); }
+
+  /// φ(q, t) over Scalar: the model's φ(q, t), or its φ(q, t, p) at the parameters the model holds
+  /// (AutoDiffParametricSystem, whose parameters enter as constants).
+  template <typename Scalar>
+  void evaluatePhi(ConstVectorRefOf<Scalar> q, const Scalar& t, VectorRefOf<Scalar> phi) const {
+    if constexpr (detail::HasParametricConstraintFunction<Derived>::value) {
+      derived().template phiAtOwnParameters<Scalar>(q, t, phi);
+    } else {
+      derived().template phi<Scalar>(q, t, phi);
+    }
+  }
 
  private:
   int nq_;

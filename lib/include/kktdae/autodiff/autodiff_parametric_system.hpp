@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Parameter derivatives from the model's own formulas: write M(q, p), h(q, q̇, t, p) and φ(q, t)
-/// once over a template scalar, with the parameters p as an input like q, and get a
+/// (or φ(q, t, p)) once over a template scalar, with the parameters p as an input like q, and get a
 /// ParametricSystem (sensitivity/parametric_system.hpp) whose every derivative comes from
 /// forward-mode Dual numbers (dual.hpp), exact to rounding:
 ///
@@ -13,8 +13,13 @@
 ///
 /// and J, ∂φ/∂t, γ as AutoDiffConstraints derives them. h is vector-valued, so one sweep gives
 /// its whole tangent: a model with a Lagrangian writes h from it by hand (or by LagrangianSystem's
-/// formulas) and passes it here. φ does not depend on p (ParametricSystem's default
-/// constraintsDependOnParameters() false).
+/// formulas) and passes it here. When φ takes p as well (a length, a driver's amplitude), the
+/// constraints depend on the parameters and, for each parameter i,
+///
+///     ∂φ/∂p(:, i)      = d/ds φ(q, t, p + s eᵢ)                          np first-order sweeps
+///     ∂J/∂pᵢ(:, j)     = ε₁ε₂ part of φ(q + eⱼ ε₁, t, p + eᵢ ε₂)          nq nested sweeps
+///     ∂(∂φ/∂t)/∂pᵢ     = ε₁ε₂ part of φ(q, t + ε₁, p + eᵢ ε₂)             one nested sweep
+///     ∂γ/∂pᵢ           = γ's nested sweep over p + eᵢ ε₃ (three levels)    one sweep
 
 #include <memory>
 #include <string>
@@ -56,11 +61,17 @@ void checkParameterValues(const std::string& model, const std::vector<std::strin
 ///     template <typename Scalar>       // φ(q, t), nc; only when nc > 0 (AutoDiffConstraints)
 ///     void phi(ConstVectorRefOf<Scalar> q, const Scalar& t, VectorRefOf<Scalar> phi) const;
 ///
+/// or, for constraints that depend on the parameters (constraintsDependOnParameters() is then true),
+///
+///     template <typename Scalar>       // φ(q, t, p), nc
+///     void phi(ConstVectorRefOf<Scalar> q, const Scalar& t, ConstVectorRefOf<Scalar> p,
+///              VectorRefOf<Scalar> phi) const;
+///
 /// plus, by hand, name() and potentialEnergy() (and massStructure() ConstantDiagonal when M does
 /// not depend on q: the tangent then skips δM). Derived must be copy-constructible:
 /// withParameterValues() copies it and changes only p, which the base holds. The parameters
-/// are passed to M and h on every call (as doubles, or as constant duals in the tangent), so the
-/// model reads them from its argument, never from a member.
+/// are passed to M, h (and φ(q, t, p)) on every call (as doubles, or as constant duals in the
+/// tangent), so the model reads them from its argument, never from a member.
 ///
 /// Cost: the terms themselves are one evaluation of M or h in double; M's evaluation for
 /// massMatrix()/massDiagonal() and the dual M of the derivatives allocate (a dense nq × nq
@@ -72,6 +83,12 @@ template <typename Derived, int MaxSize = kDefaultAutoDiffCapacity>
 class AutoDiffParametricSystem : public AutoDiffConstraints<Derived, MaxSize, ParametricSystem> {
   using Base = AutoDiffConstraints<Derived, MaxSize, ParametricSystem>;
   using D1 = Dual<double>;
+  using D2 = Dual<D1>;
+  using D3 = Dual<D2>;
+  friend Base;  // evaluatePhi() calls phiAtOwnParameters()
+  /// Whether the model writes φ(q, t, p). A function, not a constant: Derived is complete only
+  /// when member bodies are instantiated.
+  static constexpr bool parametricPhi() { return detail::HasParametricConstraintFunction<Derived>::value; }
 
  public:
   /// M(q, p) is dense unless the model says otherwise (override with ConstantDiagonal when M
@@ -162,8 +179,69 @@ class AutoDiffParametricSystem : public AutoDiffConstraints<Derived, MaxSize, Pa
     derived().template h<D1>(q_dual, v_dual, t_dual, p_dual, h_dual);
     for (int k = 0; k < n; ++k) out.h[k] = h_dual[k].derivative;
     if (nc == 0) return;
-    if constexpr (detail::HasConstraintFunction<Derived>::value) {
+    if constexpr (detail::kHasAnyConstraintFunction<Derived>) {
       constraintTangents(q, v, t, dq, dv, out);
+    }
+  }
+
+  /// True when the model writes φ(q, t, p) (the parameters enter the constraints).
+  bool constraintsDependOnParameters() const override { return parametricPhi(); }
+
+  /// P(:, i) = d/ds φ(q, t, p + s eᵢ), one sweep per parameter (zeros for φ(q, t)).
+  /// Sizes: q nq; P nc×np.
+  void constraintParameterJacobian(ConstVectorRef q, double t, MatrixRef P) const override {
+    if constexpr (parametricPhi()) {
+      const int n = this->nq(), nc = this->nc(), m = np();
+      FixedCapacityVector<D1, MaxSize> q_dual(n), p_dual(m), phi_dual(nc);
+      for (int k = 0; k < n; ++k) q_dual[k] = D1(q[k], 0.0);
+      for (int k = 0; k < m; ++k) p_dual[k] = D1(p_[k], 0.0);
+      const D1 t_dual(t, 0.0);
+      for (int i = 0; i < m; ++i) {
+        p_dual[i].derivative = 1.0;
+        derived().template phi<D1>(q_dual, t_dual, p_dual, phi_dual);
+        for (int r = 0; r < nc; ++r) P(r, i) = phi_dual[r].derivative;
+        p_dual[i].derivative = 0.0;
+      }
+    } else {
+      P.setZero();
+    }
+  }
+
+  /// ∂J/∂pᵢ, ∂γ/∂pᵢ and ∂(∂φ/∂t)/∂pᵢ by the nested sweeps of the file comment (zeros for φ(q, t)).
+  /// Throws std::invalid_argument for `parameter` outside [0, np). Sizes: q, v nq; the views of
+  /// `out` as ConstraintParameterTangent documents.
+  void constraintParameterTangent(ConstVectorRef q, ConstVectorRef v, double t, int parameter,
+                                  ConstraintParameterTangent& out) const override {
+    if (parameter < 0 || parameter >= np()) checkIndex(parameter);
+    if constexpr (parametricPhi()) {
+      const int n = this->nq(), nc = this->nc(), m = np();
+      // ∂J/∂pᵢ(:, j) and ∂(∂φ/∂t)/∂pᵢ: inner ε₁ along qⱼ (or t), outer ε₂ along pᵢ.
+      FixedCapacityVector<D2, MaxSize> q2(n), p2(m), phi2(nc);
+      for (int k = 0; k < n; ++k) q2[k] = D2(D1(q[k], 0.0), D1(0.0, 0.0));
+      for (int k = 0; k < m; ++k) p2[k] = D2(D1(p_[k], 0.0), D1(k == parameter ? 1.0 : 0.0, 0.0));
+      const D2 t_fixed(D1(t, 0.0), D1(0.0, 0.0));
+      for (int j = 0; j < n; ++j) {
+        q2[j].value.derivative = 1.0;
+        derived().template phi<D2>(q2, t_fixed, p2, phi2);
+        for (int r = 0; r < nc; ++r) out.J(r, j) = phi2[r].derivative.derivative;
+        q2[j].value.derivative = 0.0;
+      }
+      derived().template phi<D2>(q2, D2(D1(t, 1.0), D1(0.0, 0.0)), p2, phi2);
+      for (int r = 0; r < nc; ++r) out.phi_t[r] = phi2[r].derivative.derivative;
+      // ∂γ/∂pᵢ: γ's sweep (ε₁, ε₂ along the motion) over p + eᵢ ε₃ on the innermost level.
+      FixedCapacityVector<D3, MaxSize> q3(n), p3(m), phi3(nc);
+      for (int k = 0; k < n; ++k) {
+        const D1 position(q[k], 0.0), velocity(v[k], 0.0);
+        q3[k] = D3(D2(position, velocity), D2(velocity, D1(0.0, 0.0)));
+      }
+      for (int k = 0; k < m; ++k) p3[k] = D3(D2(D1(p_[k], k == parameter ? 1.0 : 0.0)));
+      const D3 t3(D2(D1(t, 0.0), D1(1.0, 0.0)), D2(D1(1.0, 0.0), D1(0.0, 0.0)));
+      derived().template phi<D3>(q3, t3, p3, phi3);
+      for (int r = 0; r < nc; ++r) out.gamma[r] = phi3[r].derivative.derivative.derivative;
+    } else {
+      out.J.setZero();
+      out.gamma.setZero();
+      out.phi_t.setZero();
     }
   }
 
@@ -184,24 +262,30 @@ class AutoDiffParametricSystem : public AutoDiffConstraints<Derived, MaxSize, Pa
                                 std::to_string(i));
   }
 
+  /// φ(q, t, p) over Scalar at the parameters held here (constants): what evaluatePhi() calls.
+  template <typename Scalar>
+  void phiAtOwnParameters(ConstVectorRefOf<Scalar> q, const Scalar& t, VectorRefOf<Scalar> phi) const {
+    FixedCapacityVector<Scalar, MaxSize> p(np());
+    for (int k = 0; k < np(); ++k) p[k] = Scalar(p_[k]);
+    derived().template phi<Scalar>(q, t, p, phi);
+  }
+
   /// δJ, δγ, δ(∂φ/∂t) from nested sweeps of φ whose innermost level carries the tangent.
   void constraintTangents(ConstVectorRef q, ConstVectorRef v, double t, ConstVectorRef dq, ConstVectorRef dv,
                           ModelTermsTangent& out) const {
     const int n = this->nq(), nc = this->nc();
-    using D2 = Dual<D1>;
-    using D3 = Dual<D2>;
     FixedCapacityVector<D2, MaxSize> q2(n), phi2(nc);
     // δJ(:, j): inner ε₁ = eⱼ (the column), outer ε₂ = δq (the tangent).
     for (int k = 0; k < n; ++k) q2[k] = D2(D1(q[k], 0.0), D1(dq[k], 0.0));
     const D2 t_fixed(D1(t, 0.0), D1(0.0, 0.0));
     for (int j = 0; j < n; ++j) {
       q2[j].value.derivative = 1.0;
-      derived().template phi<D2>(q2, t_fixed, phi2);
+      this->template evaluatePhi<D2>(q2, t_fixed, phi2);
       for (int r = 0; r < nc; ++r) out.J(r, j) = phi2[r].derivative.derivative;
       q2[j].value.derivative = 0.0;
     }
     // δ(∂φ/∂t): inner ε₁ in t, outer ε₂ = δq.
-    derived().template phi<D2>(q2, D2(D1(t, 1.0), D1(0.0, 0.0)), phi2);
+    this->template evaluatePhi<D2>(q2, D2(D1(t, 1.0), D1(0.0, 0.0)), phi2);
     for (int r = 0; r < nc; ++r) out.phi_t[r] = phi2[r].derivative.derivative;
     // δγ: γ's sweep of AutoDiffConstraints::constraintBias() (ε₁, ε₂ along the motion) over the
     // tangent dual (ε₃ along (δq, δq̇)): γ's ε₃ part.
@@ -211,7 +295,7 @@ class AutoDiffParametricSystem : public AutoDiffConstraints<Derived, MaxSize, Pa
       q3[k] = D3(D2(position, velocity), D2(velocity, D1(0.0, 0.0)));
     }
     const D3 t3(D2(D1(t, 0.0), D1(1.0, 0.0)), D2(D1(1.0, 0.0), D1(0.0, 0.0)));
-    derived().template phi<D3>(q3, t3, phi3);
+    this->template evaluatePhi<D3>(q3, t3, phi3);
     for (int r = 0; r < nc; ++r) out.gamma[r] = phi3[r].derivative.derivative.derivative;
   }
 

@@ -23,7 +23,7 @@
 /// the principal axis k the builder chose: the directors' inertias are J̄ᵢ = ½ ΣJ − Jᵢ. A pivoted
 /// body's mass enters its weight only; its inertia about the pivot is its "inertia[k]".
 /// Joint geometry and driver amplitudes enter φ and are not declared yet; a kind for each, with
-/// constraintParameterJacobian(), is how they would join.
+/// constraintParameterJacobian() and constraintParameterTangent(), is how they would join.
 
 #include <memory>
 #include <string>

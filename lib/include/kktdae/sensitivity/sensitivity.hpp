@@ -107,11 +107,23 @@ struct SensitivityOptions {
   /// Directions of the initial state to differentiate along, besides the parameters: their
   /// columns follow the np parameters' in s and dG/dp (SensitivityResult::column_names).
   std::vector<InitialStateDirection> initial_state;
+  /// How the given start moves with the parameters, ∂(q₀; q̇₀)/∂p, 2nq × np (empty, the default:
+  /// it does not). Give it when the start is built from p — a pendulum released at an angle sits
+  /// at L (sin θ₀, −cos θ₀), so ∂q₀/∂L = (sin θ₀, −cos θ₀). Column i is made consistent to first
+  /// order as an initial-state direction is, but onto the manifolds of the model at p + δ eᵢ:
+  ///     s_q = d_q − M⁻¹Jᵀ(J M⁻¹Jᵀ)⁻¹ (J d_q + ∂φ/∂pᵢ),
+  ///     s_q̇ = d_q̇ − M⁻¹Jᵀ(J M⁻¹Jᵀ)⁻¹ (J d_q̇ + δJ q̇₀ + δ(∂φ/∂t) + ∂J/∂pᵢ q̇₀ + ∂(∂φ/∂t)/∂pᵢ),
+  /// δ· along (s_q, 0); central differences start each shifted run at the start moved by ±δ d
+  /// and projected onto its own model's manifolds. Without it a model whose φ depends on p
+  /// starts from the projection of the given start (d = 0 above), which moves the state the
+  /// least in kinetic energy — not what a start built from angles does for a chain.
+  Matrix initial_state_parameter_jacobian;
   /// Records y and s at every output of the grid (off: the final state only).
   bool record_trajectory = false;
-  /// Throws std::invalid_argument naming the field unless difference_step is finite and in [0, 0.1]
-  /// and multiplier_atol is finite and ≥ 0 (the initial-state directions are checked against the
-  /// model by computeSensitivities()).
+  /// Throws std::invalid_argument naming the field unless difference_step is finite and in [0, 0.1],
+  /// multiplier_atol is finite and ≥ 0 and initial_state_parameter_jacobian is finite (the
+  /// initial-state directions and the Jacobian's size are checked against the model by
+  /// computeSensitivities()).
   void validate() const;
 };
 
@@ -173,17 +185,23 @@ struct SensitivityResult {
 
 /// Runs `system` from `initial` as `options` say and computes the sensitivities `sensitivity`
 /// asks for: with respect to p, and along the initial-state directions it lists. The initial
-/// state does not depend on p; it is projected first when options.project_initial_state (always
-/// for ida_ggl). cvode_* integrate the ODE with options.stabilization's Baumgarte gains: with none
+/// state is projected first when options.project_initial_state (always for ida_ggl, for a model
+/// whose φ depends on p, and when the start depends on p). It depends on p as
+/// SensitivityOptions::initial_state_parameter_jacobian says (not at all by default) and, when φ
+/// depends on p, through that projection: s(0) is the derivative of both (the formulas there),
+/// and central differences project each shifted run's start onto its own model's manifolds.
+/// cvode_* integrate the ODE with options.stabilization's Baumgarte gains: with none
 /// the state drifts off φ = 0 and s with it (docs/sensitivities.md measures what that costs
 /// dG/dp). An initial-state direction with a wrong size, a non-finite entry or a name that
-/// repeats another column's throws std::invalid_argument naming it.
+/// repeats another column's, and an initial_state_parameter_jacobian that is not 2nq × np,
+/// throw std::invalid_argument naming them.
 ///
 /// Throws std::invalid_argument before any run for what it does not support, naming it: an
 /// integrator other than ida_ggl, ida_index1, cvode_bdf and cvode_adams; cvode_bdf with a Krylov or
 /// sparse linear solver (it uses the dense one); events (a stop event needs jump conditions for
 /// s, which are not implemented); a controller; soft constraints or projection after steps; a
-/// model whose φ depends on p; an integrand with a missing function; invalid options. Numerical
+/// model that declares φ dependent on p without overriding constraintParameterJacobian() and
+/// constraintParameterTangent(); an integrand with a missing function; invalid options. Numerical
 /// failure during a run is a failed summary with a message (what, where, when), never a throw.
 SensitivityResult computeSensitivities(const ParametricSystem& system, const State& initial,
                                        const SimulationOptions& options, const SensitivityOptions& sensitivity);
