@@ -123,26 +123,36 @@ def test_chain_parameters_by_name_and_their_derivative_check():
         chain=kktdae.PendulumChainParams(masses=[1.0, 1.5], lengths=[0.6, 0.5]), joint_stiffness=8.0,
         joint_damping=0.3))
     assert isinstance(chain, kktdae.ParametricSystem)
-    assert chain.parameter_names() == ["masses[0]", "masses[1]", "gravity", "joint_stiffness", "joint_damping"]
-    lighter = chain.with_parameters(gravity=3.7, joint_damping=0.0)
-    assert list(lighter.parameter_values()) == [1.0, 1.5, 3.7, 8.0, 0.0]
+    assert chain.parameter_names() == ["masses[0]", "masses[1]", "gravity", "joint_stiffness", "joint_damping",
+                                       "lengths[0]", "lengths[1]"]
+    lighter = chain.with_parameters(gravity=3.7, joint_damping=0.0, **{"lengths[1]": 0.7})
+    assert list(lighter.parameter_values()) == [1.0, 1.5, 3.7, 8.0, 0.0, 0.6, 0.7]
     with pytest.raises(ValueError, match=r"no parameter 'length'.*joint_stiffness"):
         chain.with_parameters(length=2.0)
     with pytest.raises(ValueError, match=r"masses\[1\]"):
-        chain.with_parameter_values([1.0, -1.5, 9.81, 8.0, 0.3])
+        chain.with_parameter_values([1.0, -1.5, 9.81, 8.0, 0.3, 0.6, 0.5])
     rng = np.random.default_rng(45)
     start = chain.initial_state(0.4)
     q = start.q + 0.1 * rng.standard_normal(chain.nq())
     v, a, dq, dv = (rng.standard_normal(chain.nq()) for _ in range(4))
     check = chain.check_parameter_derivatives(q, v, a, 0.0, dq, dv, 1e-4)
     assert check.dynamics_parameter_error < 1e-9 and check.tangent_error < 1e-6
-    # The chain's lengths are not parameters: φ, J, γ and ∂φ/∂t do not move with p.
-    assert check.constraint_parameter_error == 0.0 and check.constraint_tangent_error == 0.0
+    # The lengths enter φ alone (∂φ_k/∂L_k = −L_k): J, γ and ∂φ/∂t do not move with p.
+    assert 0.0 < check.constraint_parameter_error < 1e-9 and check.constraint_tangent_error == 0.0
     assert "d(J, gamma, phi_t)/dp 0" in repr(check)
-    assert chain.dynamics_parameter_jacobian(q, v, a).shape == (6, 5)
+    assert chain.dynamics_parameter_jacobian(q, v, a).shape == (6, 7)
     forward, fd = forward_and_differences(chain, start, short_run(), integrand="kinetic_energy")
     assert np.max(np.abs(forward.sensitivities[-1, :12] - fd.sensitivities[-1, :12])) < 1e-4
     assert np.max(np.abs(forward.cost_gradient - fd.cost_gradient)) < 1e-4
+    # Some of them, by name: the same columns as the full run's, to its tolerance.
+    chosen = kktdae.compute_sensitivities(chain, start, short_run(), kktdae.SensitivityOptions(
+        parameters=["lengths[1]", "gravity"], integrand="kinetic_energy"))
+    assert chosen.summary.ok and chosen.column_names == ["lengths[1]", "gravity"]
+    assert list(chosen.parameters) == [0.5, 9.81]
+    assert np.max(np.abs(chosen.sensitivities[-1][:, [0, 1]] - forward.sensitivities[-1][:, [6, 2]])) < 1e-6
+    assert np.max(np.abs(chosen.cost_gradient - forward.cost_gradient[[6, 2]])) < 1e-6
+    with pytest.raises(ValueError, match=r"no parameter 'length'|'length'.*lengths\[0\]"):
+        kktdae.compute_sensitivities(chain, start, short_run(), kktdae.SensitivityOptions(parameters=["length"]))
 
 
 def test_builder_parameters():

@@ -1062,6 +1062,7 @@ class InitialStateDirection:
 
 class SensitivityOptions:
     method: _Field[SensitivityMethod, Union[SensitivityMethod, str]]
+    parameters: List[str]
     integrand: Union[None, str, Integrand]
     initial_state: List[InitialStateDirection]
     initial_state_parameter_jacobian: _Field[Optional[Array], Optional[ArrayLike]]  # (2 nq, np)
@@ -1069,6 +1070,7 @@ class SensitivityOptions:
     multiplier_atol: float
     difference_step: float
     def __init__(self, *, method: Union[SensitivityMethod, str] = ...,
+                 parameters: List[str] = ...,
                  integrand: Union[None, str, Integrand] = ...,
                  initial_state: List[InitialStateDirection] = ...,
                  initial_state_parameter_jacobian: Optional[ArrayLike] = ...,

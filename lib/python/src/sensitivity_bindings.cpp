@@ -26,6 +26,7 @@ struct PyIntegrand {
 /// kineticEnergyIntegrand of the system, no Python call per evaluation) or an Integrand.
 struct PySensitivityOptions {
   SensitivityMethod method = SensitivityMethod::Forward;
+  std::vector<std::string> parameters;
   py::object integrand = py::none();
   std::vector<InitialStateDirection> initial_state;
   Matrix initial_state_parameter_jacobian;  ///< empty: None
@@ -93,6 +94,7 @@ Integrand toIntegrand(const py::object& choice, const ParametricSystem& system) 
 SensitivityOptions toOptions(const PySensitivityOptions& o, const ParametricSystem& system) {
   SensitivityOptions out;
   out.method = o.method;
+  out.parameters = o.parameters;
   out.integrand = toIntegrand(o.integrand, system);
   out.initial_state = o.initial_state;
   out.initial_state_parameter_jacobian = o.initial_state_parameter_jacobian;
@@ -344,6 +346,9 @@ void bindSensitivity(py::module_& m) {
                                            "of G = ∫ g dt, initial-state directions, whether to record s(t).");
   defKeywordInit(options);
   options.def_readwrite("method", &PySensitivityOptions::method, "SensitivityMethod (or 'forward', 'fd').")
+      .def_readwrite("parameters", &PySensitivityOptions::parameters,
+                     "The parameters to differentiate with respect to, by name, in the columns' order "
+                     "([]: all the model declares; assign a new list: the field is a copy).")
       .def_property(
           "integrand", [](const PySensitivityOptions& o) { return o.integrand; },
           [](PySensitivityOptions& o, py::object value) {
@@ -396,7 +401,7 @@ void bindSensitivity(py::module_& m) {
             c.validate();
           },
           "Raises ValueError naming the bad field.");
-  defRepr(options, {"method", "integrand", "record_trajectory"});
+  defRepr(options, {"method", "parameters", "integrand", "record_trajectory"});
 
   py::class_<SensitivitySummary>(m, "SensitivitySummary", "How a sensitivity computation went, and what it cost.")
       .def_readonly("status", &SensitivitySummary::status, "RunStatus")

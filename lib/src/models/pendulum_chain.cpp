@@ -240,22 +240,44 @@ Eigen::Vector3d PendulumChain::tip(ConstVectorRef q) const { return q.segment<3>
 std::string PendulumChain::parameterName(int i) const {
   if (i >= 0 && i < links()) return "masses[" + std::to_string(i) + "]";
   if (i == links()) return "gravity";
+  if (i > links() && i < np()) return "lengths[" + std::to_string(i - links() - 1) + "]";
   throwInvalid("parameter index", std::to_string(i) + " is not in [0, " + std::to_string(np()) + ") for " + name());
 }
 
 Vector PendulumChain::parameterValues() const {
+  const int n = links();
   Vector p(np());
-  for (int k = 0; k < links(); ++k) p[k] = params_.masses[static_cast<std::size_t>(k)];
-  p[links()] = params_.gravity;
+  for (int k = 0; k < n; ++k) {
+    p[k] = params_.masses[static_cast<std::size_t>(k)];
+    p[n + 1 + k] = params_.lengths[static_cast<std::size_t>(k)];
+  }
+  p[n] = params_.gravity;
   return p;
 }
 
 std::unique_ptr<ParametricSystem> PendulumChain::withParameterValues(ConstVectorRef p) const {
   requireSize("p", p.size(), np());
+  const int n = links();
   PendulumChainParams changed = params_;
-  for (int k = 0; k < links(); ++k) changed.masses[static_cast<std::size_t>(k)] = p[k];
-  changed.gravity = p[links()];
+  for (int k = 0; k < n; ++k) {
+    changed.masses[static_cast<std::size_t>(k)] = p[k];
+    changed.lengths[static_cast<std::size_t>(k)] = p[n + 1 + k];
+  }
+  changed.gravity = p[n];
   return std::make_unique<PendulumChain>(std::move(changed));
+}
+
+void PendulumChain::constraintParameterJacobian(ConstVectorRef, double, MatrixRef P) const {
+  P.setZero();
+  for (int k = 0; k < links(); ++k) P(k, links() + 1 + k) = -params_.lengths[static_cast<std::size_t>(k)];
+}
+
+void PendulumChain::constraintParameterTangent(ConstVectorRef, ConstVectorRef, double, int parameter,
+                                               ConstraintParameterTangent& out) const {
+  if (parameter < 0 || parameter >= np()) parameterName(parameter);  // throws naming the index
+  out.J.setZero();
+  out.gamma.setZero();
+  out.phi_t.setZero();
 }
 
 void PendulumChain::dynamicsParameterJacobian(ConstVectorRef, ConstVectorRef, ConstVectorRef a, double,
@@ -265,7 +287,7 @@ void PendulumChain::dynamicsParameterJacobian(ConstVectorRef, ConstVectorRef, Co
     D.block<3, 1>(3 * k, k) = a.segment<3>(3 * k);
     D(3 * k + 1, k) += params_.gravity;
     D(3 * k + 1, links()) = params_.masses[static_cast<std::size_t>(k)];
-  }
+  }  // the lengths' columns stay zero: L enters φ alone
 }
 
 void PendulumChain::termsTangent(ConstVectorRef, ConstVectorRef v, double, ConstVectorRef dq, ConstVectorRef dv,

@@ -101,40 +101,64 @@ double SpringChain::potentialEnergy(ConstVectorRef q, double t) const {
   return chain_.potentialEnergy(q, t) + 0.5 * params_.joint_stiffness * springs;
 }
 
+// p = (m_0, …, m_{N−1}, g, k, c, L_0, …, L_{N−1}): the chain's masses and gravity keep their
+// indices, the lengths come last (the chain's own order puts them right after gravity).
 std::string SpringChain::parameterName(int i) const {
-  const int n = chain_.np();
-  if (i == n) return "joint_stiffness";
-  if (i == n + 1) return "joint_damping";
-  if (i < 0 || i > n + 1) {
+  const int n = links();
+  if (i == n + 1) return "joint_stiffness";
+  if (i == n + 2) return "joint_damping";
+  if (i < 0 || i >= np()) {
     throwInvalid("parameter index", std::to_string(i) + " is not in [0, " + std::to_string(np()) + ") for " + name());
   }
-  return chain_.parameterName(i);
+  return chain_.parameterName(i <= n ? i : i - 2);
 }
 
 Vector SpringChain::parameterValues() const {
+  const int n = links();
+  const Vector chain = chain_.parameterValues();
   Vector p(np());
-  p << chain_.parameterValues(), params_.joint_stiffness, params_.joint_damping;
+  p << chain.head(n + 1), params_.joint_stiffness, params_.joint_damping, chain.tail(n);
   return p;
 }
 
 std::unique_ptr<ParametricSystem> SpringChain::withParameterValues(ConstVectorRef p) const {
   requireSize("p", p.size(), np());
+  const int n = links();
   SpringChainParams changed = params_;
-  for (int k = 0; k < links(); ++k) changed.chain.masses[static_cast<std::size_t>(k)] = p[k];
-  changed.chain.gravity = p[links()];
-  changed.joint_stiffness = p[links() + 1];
-  changed.joint_damping = p[links() + 2];
+  for (int k = 0; k < n; ++k) {
+    changed.chain.masses[static_cast<std::size_t>(k)] = p[k];
+    changed.chain.lengths[static_cast<std::size_t>(k)] = p[n + 3 + k];
+  }
+  changed.chain.gravity = p[n];
+  changed.joint_stiffness = p[n + 1];
+  changed.joint_damping = p[n + 2];
   return std::make_unique<SpringChain>(std::move(changed));
 }
 
 void SpringChain::dynamicsParameterJacobian(ConstVectorRef q, ConstVectorRef v, ConstVectorRef a, double t,
                                             MatrixRef D) const {
-  const int n = chain_.np();
-  chain_.dynamicsParameterJacobian(q, v, a, t, D.leftCols(n));
-  D.rightCols(2).setZero();
-  Eigen::Ref<Vector> stiffness = D.col(n), damping = D.col(n + 1);
+  const int n = links();
+  // The chain's D (masses, gravity, then its zero length columns) fills the first 2N + 1
+  // columns; k and c then take columns N + 1 and N + 2, and the lengths' columns are zero.
+  chain_.dynamicsParameterJacobian(q, v, a, t, D.leftCols(chain_.np()));
+  D.rightCols(np() - n - 1).setZero();
+  Eigen::Ref<Vector> stiffness = D.col(n + 1), damping = D.col(n + 2);
   addJointForcesOf<double>(links(), params_.chain.pivot, 1.0, 0.0, q, v, stiffness);
   addJointForcesOf<double>(links(), params_.chain.pivot, 0.0, 1.0, q, v, damping);
+}
+
+void SpringChain::constraintParameterJacobian(ConstVectorRef, double, MatrixRef P) const {
+  const int n = links();
+  P.setZero();
+  for (int k = 0; k < n; ++k) P(k, n + 3 + k) = -params_.chain.lengths[static_cast<std::size_t>(k)];
+}
+
+void SpringChain::constraintParameterTangent(ConstVectorRef, ConstVectorRef, double, int parameter,
+                                             ConstraintParameterTangent& out) const {
+  if (parameter < 0 || parameter >= np()) parameterName(parameter);  // throws naming the index
+  out.J.setZero();
+  out.gamma.setZero();
+  out.phi_t.setZero();
 }
 
 void SpringChain::termsTangent(ConstVectorRef q, ConstVectorRef v, double t, ConstVectorRef dq, ConstVectorRef dv,

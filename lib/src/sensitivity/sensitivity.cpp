@@ -12,6 +12,7 @@
 
 #include "../simulate/run_recorder.hpp"
 #include "kktdae/core/checks.hpp"
+#include "kktdae/sensitivity/parameter_selection.hpp"
 #include "sensitivity_runs.hpp"
 
 namespace kktdae {
@@ -256,6 +257,35 @@ Matrix parameterStartSensitivities(const ParametricSystem& system, const State& 
   return columns;
 }
 
+/// `g`, written for the whole p of selection.model(), called with the selection's p: the model's
+/// p with the chosen entries replaced, and g_p read at the chosen entries (two np-vectors per
+/// call). Empty functions stay empty.
+Integrand integrandOnSelection(const Integrand& g, const ParameterSelection& selection) {
+  Integrand out;
+  const std::vector<int> indices = selection.modelIndices();
+  const Vector model_p = selection.model().parameterValues();
+  auto widen = [indices, model_p](ConstVectorRef p) {
+    Vector all = model_p;
+    for (std::size_t i = 0; i < indices.size(); ++i) all[indices[i]] = p[static_cast<Eigen::Index>(i)];
+    return all;
+  };
+  if (g.value) {
+    out.value = [value = g.value, widen](double t, ConstVectorRef q, ConstVectorRef v, ConstVectorRef lambda,
+                                         ConstVectorRef p) { return value(t, q, v, lambda, widen(p)); };
+  }
+  if (g.gradient) {
+    out.gradient = [gradient = g.gradient, widen, indices](double t, ConstVectorRef q, ConstVectorRef v,
+                                                           ConstVectorRef lambda, ConstVectorRef p, VectorRef g_q,
+                                                           VectorRef g_v, VectorRef g_lambda, VectorRef g_p) {
+      const Vector all = widen(p);
+      Vector g_all = Vector::Zero(all.size());
+      gradient(t, q, v, lambda, all, g_q, g_v, g_lambda, g_all);
+      for (std::size_t i = 0; i < indices.size(); ++i) g_p[static_cast<Eigen::Index>(i)] = g_all[indices[i]];
+    };
+  }
+  return out;
+}
+
 /// The largest ‖φ‖∞ and ‖J q̇ + ∂φ/∂t‖∞ over the recorded states into the summary.
 void measureDrift(const ParametricSystem& system, const SensitivityResult& result, SensitivitySummary& summary) {
   const int nq = system.nq(), nc = system.nc();
@@ -280,6 +310,15 @@ void measureDrift(const ParametricSystem& system, const SensitivityResult& resul
 SensitivityResult computeSensitivities(const ParametricSystem& system, const State& initial,
                                        const SimulationOptions& options, const SensitivityOptions& sensitivity) {
   namespace fs = detail::forward_sensitivity;
+  if (!sensitivity.parameters.empty()) {
+    // The chosen parameters: the same computation on a selection of the model's, with the
+    // integrand still seeing the model's whole p.
+    const ParameterSelection selection(system, sensitivity.parameters);
+    SensitivityOptions chosen = sensitivity;
+    chosen.parameters.clear();
+    chosen.integrand = fs::integrandOnSelection(sensitivity.integrand, selection);
+    return computeSensitivities(selection, initial, options, chosen);
+  }
   fs::requireSupported(system, options, sensitivity);
   checkStateSizes(system, initial.q, initial.v);
   const Matrix& start_dependence = sensitivity.initial_state_parameter_jacobian;

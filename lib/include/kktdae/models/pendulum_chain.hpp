@@ -33,8 +33,9 @@ struct PendulumChainParams {
 /// h = (0, m_k g, 0) per particle. λ_k has units of N/m: the force on particle k from link k is
 /// λ_k d_k, so λ_k < 0 means the link pulls particle k toward its predecessor (tension = −λ_k |d_k|).
 ///
-/// Parameters (ParametricSystem, docs/sensitivities.md): p = (m_0, …, m_{N−1}, g), named
-/// "masses[0]", …, "masses[N-1]", "gravity". The lengths enter φ and are not parameters.
+/// Parameters (ParametricSystem, docs/sensitivities.md): p = (m_0, …, m_{N−1}, g, L_0, …, L_{N−1}),
+/// named "masses[0]", …, "masses[N-1]", "gravity", "lengths[0]", …, "lengths[N-1]". The lengths
+/// enter φ alone (∂φ_k/∂L_k = −L_k; J, γ and ∂φ/∂t do not depend on them).
 class PendulumChain final : public ParametricSystem {
  public:
   /// Throws std::invalid_argument for empty or mismatched masses/lengths, or non-positive values.
@@ -76,18 +77,27 @@ class PendulumChain final : public ParametricSystem {
   /// Position of the last particle (the tip).
   Eigen::Vector3d tip(ConstVectorRef q) const;
 
-  /// N + 1: the masses, then gravity.
-  int np() const override { return links() + 1; }
-  /// "masses[k]" for k < N, "gravity" for k = N; throws std::invalid_argument otherwise.
+  /// 2N + 1: the masses, gravity, then the lengths.
+  int np() const override { return 2 * links() + 1; }
+  /// "masses[k]" for k < N, "gravity" for k = N, "lengths[k]" for k = N + 1 + k; throws
+  /// std::invalid_argument otherwise.
   std::string parameterName(int i) const override;
-  /// (m_0, …, m_{N−1}, g).
+  /// (m_0, …, m_{N−1}, g, L_0, …, L_{N−1}).
   Vector parameterValues() const override;
-  /// The chain with these masses and gravity (validate() names a bad one); throws
-  /// std::invalid_argument for a size other than N + 1.
+  /// The chain with these masses, gravity and lengths (validate() names a bad one); throws
+  /// std::invalid_argument for a size other than 2N + 1.
   std::unique_ptr<ParametricSystem> withParameterValues(ConstVectorRef p) const override;
   /// ∂(M a + h)/∂m_k = a_k + (0, g, 0) on particle k; ∂h/∂g = (0, m_k, 0) on every particle.
   void dynamicsParameterJacobian(ConstVectorRef q, ConstVectorRef v, ConstVectorRef a, double t,
                                  MatrixRef D) const override;
+  /// φ depends on the lengths.
+  bool constraintsDependOnParameters() const override { return true; }
+  /// P(k, N + 1 + k) = −L_k, zero elsewhere. Sizes: q nq; P N×(2N + 1).
+  void constraintParameterJacobian(ConstVectorRef q, double t, MatrixRef P) const override;
+  /// Zeros: J_k = ±d_kᵀ, γ_k = |ḋ_k|² and ∂φ/∂t = 0 do not depend on p. Throws
+  /// std::invalid_argument for `parameter` outside [0, np).
+  void constraintParameterTangent(ConstVectorRef q, ConstVectorRef v, double t, int parameter,
+                                  ConstraintParameterTangent& out) const override;
   /// δM = δh = 0, δJ_k = ±δd_kᵀ (J with δq for q and no pivot), δγ_k = 2 ḋ_k·δḋ_k, δ(∂φ/∂t) = 0.
   void termsTangent(ConstVectorRef q, ConstVectorRef v, double t, ConstVectorRef dq, ConstVectorRef dv,
                     ModelTermsTangent& out) const override;

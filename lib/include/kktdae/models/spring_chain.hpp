@@ -41,9 +41,9 @@ struct SpringChainParams {
 /// (biasJacobianBandwidth()). The springs act in the x–y plane only (z is free, as in
 /// PendulumChain). The highest bending frequency grows as √k (docs/integrators.md measures it).
 ///
-/// Parameters (ParametricSystem, docs/sensitivities.md): PendulumChain's ("masses[k]",
-/// "gravity"), then "joint_stiffness" (k) and "joint_damping" (c); the lengths enter φ and are not
-/// parameters.
+/// Parameters (ParametricSystem, docs/sensitivities.md): "masses[k]", "gravity",
+/// "joint_stiffness" (k), "joint_damping" (c), then "lengths[k]" (which enter φ alone, as in
+/// PendulumChain; the joint forces depend on the link vectors, not on L).
 class SpringChain final : public ParametricSystem {
  public:
   /// Throws std::invalid_argument for invalid parameters (naming the field).
@@ -94,17 +94,26 @@ class SpringChain final : public ParametricSystem {
   /// Position of the last particle (the tip).
   Eigen::Vector3d tip(ConstVectorRef q) const { return chain_.tip(q); }
 
-  /// N + 3: the chain's N + 1, then k and c.
+  /// 2N + 3: the masses, gravity, k, c, then the lengths.
   int np() const override { return chain_.np() + 2; }
-  /// The chain's names, then "joint_stiffness", "joint_damping"; throws std::invalid_argument
-  /// for an index out of range.
+  /// "masses[k]", "gravity", "joint_stiffness", "joint_damping", "lengths[k]"; throws
+  /// std::invalid_argument for an index out of range.
   std::string parameterName(int i) const override;
-  /// (m_0, …, m_{N−1}, g, k, c).
+  /// (m_0, …, m_{N−1}, g, k, c, L_0, …, L_{N−1}).
   Vector parameterValues() const override;
   /// The chain with these values (validate() names a bad one); throws std::invalid_argument for
-  /// a size other than N + 3.
+  /// a size other than 2N + 3.
   std::unique_ptr<ParametricSystem> withParameterValues(ConstVectorRef p) const override;
-  /// The chain's columns, then ∂h/∂k = Σ_j θ_j ∇θ_j and ∂h/∂c = Σ_j θ̇_j ∇θ_j (h is linear in k, c).
+  /// φ depends on the lengths.
+  bool constraintsDependOnParameters() const override { return true; }
+  /// P(k, N + 3 + k) = −L_k, zero elsewhere. Sizes: q nq; P N×(2N + 3).
+  void constraintParameterJacobian(ConstVectorRef q, double t, MatrixRef P) const override;
+  /// Zeros (J, γ, ∂φ/∂t do not depend on p); throws std::invalid_argument for `parameter`
+  /// outside [0, np).
+  void constraintParameterTangent(ConstVectorRef q, ConstVectorRef v, double t, int parameter,
+                                  ConstraintParameterTangent& out) const override;
+  /// The chain's masses and gravity columns, ∂h/∂k = Σ_j θ_j ∇θ_j and ∂h/∂c = Σ_j θ̇_j ∇θ_j (h is
+  /// linear in k, c), zeros for the lengths.
   void dynamicsParameterJacobian(ConstVectorRef q, ConstVectorRef v, ConstVectorRef a, double t,
                                  MatrixRef D) const override;
   /// The chain's tangent, plus δh of the joint forces by Dual numbers through the same formulas.

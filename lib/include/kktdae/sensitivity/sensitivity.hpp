@@ -90,6 +90,13 @@ struct InitialStateDirection {
 /// end; its stabilization: none or Baumgarte, which cvode_* and ida_index1 integrate).
 struct SensitivityOptions {
   SensitivityMethod method = SensitivityMethod::Forward;  ///< forward sensitivities or central differences
+  /// The parameters to differentiate with respect to, by name, in the columns' order (empty, the
+  /// default: every parameter the model declares). Each column costs a linear solve per
+  /// sensitivity residual (two runs by central differences): ask for what you need. The run is
+  /// that of a ParameterSelection (parameter_selection.hpp); the integrand is still called with
+  /// the model's whole p and its g_p is read at the chosen entries. A name the model does not
+  /// declare, or a repeated one, throws std::invalid_argument listing the declared names.
+  std::vector<std::string> parameters;
   /// G = ∫ g dt over the run, with dG/dp. Empty functions: no quadrature.
   Integrand integrand;
   /// IDAS runs: the absolute tolerance [their units] of λ (and GGL's μ) in the Newton convergence test of
@@ -107,7 +114,8 @@ struct SensitivityOptions {
   /// Directions of the initial state to differentiate along, besides the parameters: their
   /// columns follow the np parameters' in s and dG/dp (SensitivityResult::column_names).
   std::vector<InitialStateDirection> initial_state;
-  /// How the given start moves with the parameters, ∂(q₀; q̇₀)/∂p, 2nq × np (empty, the default:
+  /// How the given start moves with the parameters, ∂(q₀; q̇₀)/∂p, 2nq × np (np: the chosen
+  /// parameters when `parameters` names some, in its order; empty, the default:
   /// it does not). Give it when the start is built from p — a pendulum released at an angle sits
   /// at L (sin θ₀, −cos θ₀), so ∂q₀/∂L = (sin θ₀, −cos θ₀). Column i is made consistent to first
   /// order as an initial-state direction is, but onto the manifolds of the model at p + δ eᵢ:
