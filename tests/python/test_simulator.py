@@ -97,7 +97,7 @@ def test_reset_and_set_state_restart_from_a_saved_state(chain, state):
 def test_a_failed_step_keeps_the_last_good_state_and_matches_simulate(chain, state):
     options = kktdae.SimulationOptions(integrator="rk4", dt=0.05, steps=2000,
                                        stabilization=kktdae.Stabilization.critical(400.0))
-    options.divergence = kktdae.DivergenceOptions(enabled=False)   # the Simulator has no divergence rules
+    options.divergence = kktdae.DivergenceOptions(enabled=False)   # the failure this test wants is the solver's
     result = kktdae.simulate(chain, state, options)
     summary, rec = result.summary, result.recording
     assert not summary.ok and summary.failed_step > 1, summary.message
@@ -110,6 +110,29 @@ def test_a_failed_step_keeps_the_last_good_state_and_matches_simulate(chain, sta
     assert sim.step() == status and sim.steps == summary.failed_step - 1   # stays failed until reset
     sim.reset(state)
     assert sim.status == kktdae.RunStatus.SUCCESS and sim.message == ""
+
+
+@pytest.mark.parametrize("integrator", ["rk4", "cvode_bdf"])
+def test_a_blow_up_ends_as_diverged_at_simulates_step_with_its_message(chain, state, integrator):
+    # The same rk4 run with the divergence rules on: the chain blows up and simulate() ends it as
+    # DIVERGED before the solver fails; so does the Simulator, at the same step, the state kept.
+    options = kktdae.SimulationOptions(integrator=integrator, dt=0.05, steps=2000,
+                                       stabilization=kktdae.Stabilization.critical(400.0))
+    if integrator == "cvode_bdf":   # a healthy run, an energy rule far too tight for it
+        options.stabilization = kktdae.Stabilization.baumgarte(10.0, 10.0)
+        options.divergence = kktdae.DivergenceOptions(energy_factor=1e-7)
+    result = kktdae.simulate(chain, state, options)
+    summary, rec = result.summary, result.recording
+    assert summary.status == kktdae.RunStatus.DIVERGED, summary.message
+    sim = kktdae.Simulator(chain, state, options)
+    status = kktdae.RunStatus.SUCCESS
+    k = 0
+    while status == kktdae.RunStatus.SUCCESS and k < 2000:
+        k += 1
+        status = sim.advance_to(0.05 * k)
+    assert status == kktdae.RunStatus.DIVERGED == sim.status
+    assert sim.message == summary.message and "diverged at step" in sim.message
+    assert np.array_equal(sim.q, rec.q[-1]) and sim.t == rec.t[-1]
 
 
 def test_what_simulate_refuses_the_simulator_refuses_with_the_same_words(chain, state):

@@ -71,7 +71,8 @@ stop time under options.adaptive.stop_at_outputs). Over simulate()'s output grid
 reaches simulate()'s states and λ bit for bit. options.events are located as simulate() locates
 them (`events`); a stop event moves the state to the event and stops the Simulator. With
 record=True, `recording` holds the reset state and the state each step()/advance_to() ends at.
-options.steps, end_time, observe_every and divergence are simulate()'s and are ignored.
+options.divergence holds as in simulate(): a blow-up ends as RunStatus.DIVERGED with simulate()'s
+message. options.steps, end_time and observe_every are simulate()'s and are ignored.
 
 step() and advance_to() return RunStatus.SUCCESS, STOPPED_BY_EVENT, or the failure that stopped the
 Simulator (its state stays the last good one, `message` says what, where and when, and it does

@@ -34,6 +34,11 @@ Summary RunRecorder::finishInterrupted(double t_solver) {
 Summary RunRecorder::finishDiverged(double t, DivergenceVerdict verdict, ConstVectorRef q, ConstVectorRef v,
                                     const KktWorkspace& ws) {
   summary_.failed_step = current_step_;
+  return finish(RunStatus::Diverged, describeDivergence(t, verdict, q, v, ws));
+}
+
+std::string RunRecorder::describeDivergence(double t, DivergenceVerdict verdict, ConstVectorRef q, ConstVectorRef v,
+                                            const KktWorkspace& ws) const {
   std::string why;
   try {
     why = verdict == DivergenceVerdict::EnergyDrift ? divergence_.describeEnergy(system_, t, q, v)
@@ -41,8 +46,7 @@ Summary RunRecorder::finishDiverged(double t, DivergenceVerdict verdict, ConstVe
   } catch (const std::exception& error) {  // the model's energy threw now, where it did not in the test
     why = divergence_.describe(verdict, q, ws) + " (the model threw describing it: " + error.what() + ")";
   }
-  return finish(RunStatus::Diverged,
-                "diverged at step " + std::to_string(current_step_) + " (t = " + formatDouble(t) + " s): " + why);
+  return "diverged at step " + std::to_string(current_step_) + " (t = " + formatDouble(t) + " s): " + why;
 }
 
 void RunRecorder::noteStart(double t, const KktWorkspace& ws) {

@@ -95,6 +95,10 @@ class RunRecorder {
   /// Ends the run as Diverged at the current step, time t, saying which rule fired on (q, q̇, ws).
   Summary finishDiverged(double t, DivergenceVerdict verdict, ConstVectorRef q, ConstVectorRef v,
                          const KktWorkspace& ws);
+  /// finishDiverged()'s message without finishing: "diverged at step k (t = …): " and the rule's
+  /// words (the Simulator, which fails but keeps its record).
+  std::string describeDivergence(double t, DivergenceVerdict verdict, ConstVectorRef q, ConstVectorRef v,
+                                 const KktWorkspace& ws) const;
 
   /// Records the constraint violation held in `ws` (the terms of the state at time t) and hands
   /// the state to the observer.

@@ -58,11 +58,14 @@ void Simulator::resetFixed(const State& state) {
     throw std::runtime_error("Simulator.reset: " + failure);
   }
   state_ = start;
+  // simulate()'s divergence scales (Q, V, E_s, E₀) from the state a run starts at.
+  m.recorder->armDivergence(state_);
   failure = m.solveAt(state_, true);
   if (!failure.empty()) {
     fail(RunStatus::KktFailure, "at the reset state (t = " + formatDouble(state_.t) + " s): " + failure);
     throw std::runtime_error("Simulator.reset: " + message_);
   }
+  m.recorder->noteStart(state_.t, m.stepper->terms());
   // The reset state: the recording's first row and the events' first signs.
   if (m.recording) {
     if (recordState() != RunStatus::Success) throw std::runtime_error("Simulator.reset: " + message_);
@@ -164,6 +167,7 @@ RunStatus Simulator::stepBy(double h, double t_after) {
   Machinery& m = *machinery_;
   const double t_before = state_.t;
   const long k = steps_since_reset_ + 1;
+  m.recorder->beginStep(k);
   const auto where = [&](double t) { return " in step " + std::to_string(k) + " (t = " + formatDouble(t) + " s)"; };
   before_step_.q = state_.q;  // sizes fixed since the reset: no allocation
   before_step_.v = state_.v;
@@ -213,6 +217,19 @@ RunStatus Simulator::stepBy(double h, double t_after) {
     if (!failure.empty()) {
       restore();
       return fail(RunStatus::KktFailure, failure + where(t_after) + ", at the state the step reached");
+    }
+    // simulate()'s divergence rules, in its order: the position rules after every step, the
+    // runaway ones every runaway_check_every steps since the reset.
+    const KktWorkspace& terms = m.stepper->terms();
+    DivergenceVerdict verdict = m.recorder->divergence(state_.q, terms);
+    if (verdict == DivergenceVerdict::Plausible && m.recorder->runawayDue(k, 0)) {
+      verdict = m.recorder->runaway(state_.t, state_.q, state_.v, terms);
+    }
+    if (verdict != DivergenceVerdict::Plausible) {
+      const std::string message = m.recorder->describeDivergence(state_.t, verdict, state_.q, state_.v, terms);
+      restore();
+      m.solveAt(state_, false);  // λ and the terms at the state kept (its failure changes nothing now)
+      return fail(RunStatus::Diverged, message);
     }
   } catch (...) {
     restore();

@@ -62,6 +62,9 @@ RunStatus Simulator::solveAdaptive(double t_out, bool one_step, bool stop) {
   Machinery& m = *machinery_;
   const long k = calls_since_reset_ + 1;
   m.recorder->beginStep(k);
+  before_step_.q = state_.q;  // the state kept if the divergence rules stop the call (no allocation)
+  before_step_.v = state_.v;
+  before_step_.t = state_.t;
   const detail::SolveOutcome outcome = m.solver->solve(t_out, one_step, stop, k);
   switch (outcome.end) {
     case detail::SolveOutcome::End::EventStop:
@@ -79,6 +82,7 @@ RunStatus Simulator::solveAdaptive(double t_out, bool one_step, bool stop) {
   state_.q = m.solver->q();
   state_.v = m.solver->v();
   lambda_current_ = false;
+  if (const RunStatus diverged = testAdaptiveDivergence(); diverged != RunStatus::Success) return diverged;
   if (isIda(options_.integrator) && !m.physical.solves()) {
     // Copied now: after a failed call the solver's vector no longer holds this state.
     double rcond = 0.0;
@@ -88,6 +92,33 @@ RunStatus Simulator::solveAdaptive(double t_out, bool one_step, bool stop) {
     m.own_lambda = *own;
   }
   return RunStatus::Success;
+}
+
+RunStatus Simulator::testAdaptiveDivergence() {
+  // Every rule at the state the call reached, as simulate() tests each output: φ, J and φ̇ there
+  // (no KKT solve). When one fires, the state goes back to where the call started (the last good
+  // one; the solver stays where it is until reset()).
+  if (!options_.divergence.enabled) return RunStatus::Success;
+  Machinery& m = *machinery_;
+  std::string failure;
+  DivergenceVerdict verdict = DivergenceVerdict::Plausible;
+  std::string message;
+  try {
+    if (!m.f->evaluateConstraintTerms(state_.t, state_.q, state_.v, failure)) {
+      return fail(RunStatus::KktFailure, "model terms failed at t = " + formatDouble(state_.t) + " s: " + failure);
+    }
+    verdict = m.recorder->divergence(state_.t, state_.q, state_.v, m.f->workspace());
+    if (verdict == DivergenceVerdict::Plausible) return RunStatus::Success;
+    message = m.recorder->describeDivergence(state_.t, verdict, state_.q, state_.v, m.f->workspace());
+  } catch (const std::exception& error) {  // the model's energy, outside SUNDIALS but on its behalf
+    message = std::string("the model failed testing the divergence rules at t = ") + formatDouble(state_.t) +
+              " s: " + error.what();
+    verdict = DivergenceVerdict::Plausible;
+  }
+  state_.q = before_step_.q;
+  state_.v = before_step_.v;
+  state_.t = before_step_.t;
+  return fail(verdict == DivergenceVerdict::Plausible ? RunStatus::ModelError : RunStatus::Diverged, message);
 }
 
 const Vector* Simulator::ownAdaptiveLambda(std::string& failure) {

@@ -31,9 +31,18 @@ namespace kktdae {
 ///
 /// Uses from SimulationOptions what simulate() uses (integrator, dt, adaptive, stabilization,
 /// kkt, controller, rattle, generalized_alpha, projection, project_initial_state at every
-/// reset, observed_multiplier, interrupt, events and event_observer); steps, end_time,
-/// observe_every, divergence and warn_phi_inf are simulate()'s and ignored (the Simulator has no
-/// divergence rules). Not thread-safe; the system must outlive the Simulator.
+/// reset, observed_multiplier, interrupt, events, event_observer, divergence and warn_phi_inf);
+/// steps, end_time and observe_every are simulate()'s and ignored. Not thread-safe; the system
+/// must outlive the Simulator.
+///
+/// The divergence rules (options.divergence, divergence.hpp) hold as in simulate(), their scales
+/// taken at every reset (a copy() at the state it is made at): fixed-step, the position rules
+/// after every step and the runaway rules every runaway_check_every steps since the reset;
+/// adaptive, every rule at the state each step() or advanceTo() reaches (simulate() tests its
+/// outputs). A rule that fires fails the Simulator as RunStatus::Diverged with simulate()'s
+/// message (which rule, the numbers, the step or call and its time), the state kept at the last
+/// good one. Advancing over simulate()'s grid, a run simulate() ends as Diverged ends here at the
+/// same step with the same message.
 ///
 /// Events (options.events) are located as simulate() locates them: on each fixed step's Hermite
 /// interpolant, by SUNDIALS' root finding for the adaptive integrators. Each one fired is in
@@ -41,7 +50,7 @@ namespace kktdae {
 /// state and stops the Simulator with RunStatus::StoppedByEvent until reset().
 ///
 /// Numerical trouble (a failed KKT solve or Newton, a non-finite state, a failed projection, a
-/// SUNDIALS failure such as too many steps, an event's g that throws) leaves the state at the last
+/// SUNDIALS failure such as too many steps, a divergence rule, an event's g that throws) leaves the state at the last
 /// good one and the Simulator failed: status() and message() say what, where and when, and
 /// step() does nothing until reset(). In a fixed step an exception from the model or the
 /// controller propagates, the state restored to before the step; inside SUNDIALS' callbacks it
@@ -155,6 +164,8 @@ class Simulator {
   void resetAdaptive(const State& state);
   RunStatus stepBy(double h, double t_after);
   RunStatus solveAdaptive(double t_out, bool one_step, bool stop);
+  /// The divergence rules at the state an adaptive call reached (simulator_adaptive.cpp).
+  RunStatus testAdaptiveDivergence();
   /// The grid time after t() (adaptive step()'s first-step scale and stop time).
   double nextGridTime() const;
   /// The recording's row for the state a call ended at (nothing without the recording); a
