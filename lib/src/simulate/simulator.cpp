@@ -46,6 +46,8 @@ void Simulator::reset(const State& state) {
   before_step_ = state_;
   grid_origin_ = state_.t;
   grid_index_ = 0;
+  // The step simulate()'s run from here would end on: its runaway rules are due there too.
+  run_steps_ = options_.gridSteps(state_.t);
 }
 
 void Simulator::resetFixed(const State& state) {
@@ -59,7 +61,13 @@ void Simulator::resetFixed(const State& state) {
   }
   state_ = start;
   // simulate()'s divergence scales (Q, V, E_s, E₀) from the state a run starts at.
-  m.recorder->armDivergence(state_);
+  try {
+    m.recorder->armDivergence(state_);
+  } catch (const std::exception& error) {
+    fail(RunStatus::ModelError, "the divergence rules' scales at the reset state (t = " + formatDouble(state_.t) +
+                                    " s): " + error.what());
+    throw;
+  }
   failure = m.solveAt(state_, true);
   if (!failure.empty()) {
     fail(RunStatus::KktFailure, "at the reset state (t = " + formatDouble(state_.t) + " s): " + failure);
@@ -172,6 +180,7 @@ RunStatus Simulator::stepBy(double h, double t_after) {
   before_step_.q = state_.q;  // sizes fixed since the reset: no allocation
   before_step_.v = state_.v;
   before_step_.t = t_before;
+  m.lambda_before = m.stepper->lambda();  // the method's λ there, should a divergence rule reject the step
   const auto restore = [&] {
     state_.q = before_step_.q;
     state_.v = before_step_.v;
@@ -222,13 +231,19 @@ RunStatus Simulator::stepBy(double h, double t_after) {
     // runaway ones every runaway_check_every steps since the reset.
     const KktWorkspace& terms = m.stepper->terms();
     DivergenceVerdict verdict = m.recorder->divergence(state_.q, terms);
-    if (verdict == DivergenceVerdict::Plausible && m.recorder->runawayDue(k, 0)) {
+    if (verdict == DivergenceVerdict::Plausible && m.recorder->runawayDue(k, run_steps_)) {
       verdict = m.recorder->runaway(state_.t, state_.q, state_.v, terms);
     }
     if (verdict != DivergenceVerdict::Plausible) {
       const std::string message = m.recorder->describeDivergence(state_.t, verdict, state_.q, state_.v, terms);
       restore();
-      m.solveAt(state_, false);  // λ and the terms at the state kept (its failure changes nothing now)
+      m.solveAt(state_, false);  // the terms at the state kept (its failure changes nothing now)
+      if (!m.physical.solves()) {
+        // The method's own λ (generalized-α's, RATTLE's) is its step's: the kept state's is the
+        // one saved before the rejected step. A physical λ is solved again at the kept state.
+        m.lambda = &m.lambda_before;
+        lambda_current_ = true;
+      }
       return fail(RunStatus::Diverged, message);
     }
   } catch (...) {

@@ -77,12 +77,12 @@ RunStatus Simulator::solveAdaptive(double t_out, bool one_step, bool stop) {
     case detail::SolveOutcome::End::Reached:
       break;
   }
-  calls_since_reset_ = k;
   state_.t = outcome.t;
   state_.q = m.solver->q();
   state_.v = m.solver->v();
   lambda_current_ = false;
   if (const RunStatus diverged = testAdaptiveDivergence(); diverged != RunStatus::Success) return diverged;
+  calls_since_reset_ = k;
   if (isIda(options_.integrator) && !m.physical.solves()) {
     // Copied now: after a failed call the solver's vector no longer holds this state.
     double rcond = 0.0;
@@ -101,24 +101,26 @@ RunStatus Simulator::testAdaptiveDivergence() {
   if (!options_.divergence.enabled) return RunStatus::Success;
   Machinery& m = *machinery_;
   std::string failure;
-  DivergenceVerdict verdict = DivergenceVerdict::Plausible;
+  RunStatus status = RunStatus::Diverged;
   std::string message;
   try {
     if (!m.f->evaluateConstraintTerms(state_.t, state_.q, state_.v, failure)) {
-      return fail(RunStatus::KktFailure, "model terms failed at t = " + formatDouble(state_.t) + " s: " + failure);
+      status = RunStatus::KktFailure;
+      message = "model terms failed at the output t = " + formatDouble(state_.t) + " s: " + failure;
+    } else {
+      const DivergenceVerdict verdict = m.recorder->divergence(state_.t, state_.q, state_.v, m.f->workspace());
+      if (verdict == DivergenceVerdict::Plausible) return RunStatus::Success;
+      message = m.recorder->describeDivergence(state_.t, verdict, state_.q, state_.v, m.f->workspace());
     }
-    verdict = m.recorder->divergence(state_.t, state_.q, state_.v, m.f->workspace());
-    if (verdict == DivergenceVerdict::Plausible) return RunStatus::Success;
-    message = m.recorder->describeDivergence(state_.t, verdict, state_.q, state_.v, m.f->workspace());
   } catch (const std::exception& error) {  // the model's energy, outside SUNDIALS but on its behalf
+    status = RunStatus::ModelError;
     message = std::string("the model failed testing the divergence rules at t = ") + formatDouble(state_.t) +
               " s: " + error.what();
-    verdict = DivergenceVerdict::Plausible;
   }
   state_.q = before_step_.q;
   state_.v = before_step_.v;
   state_.t = before_step_.t;
-  return fail(verdict == DivergenceVerdict::Plausible ? RunStatus::ModelError : RunStatus::Diverged, message);
+  return fail(status, message);
 }
 
 const Vector* Simulator::ownAdaptiveLambda(std::string& failure) {

@@ -47,6 +47,7 @@ struct Simulator::Machinery {
   detail::ExplicitStepper* explicit_stepper = nullptr;  // the inline path simulate() takes, when it is one
   std::optional<ProjectionWorkspace> projection_ws;
   bool events_take_observed = false;  // the events use lambda() at step ends (fixed_step_run.cpp)
+  Vector lambda_before;  // the stepper's λ before the current step (kept when a divergence rule rejects it)
 
   // Adaptive integrators.
   std::optional<AccelerationFunction> f;  // the solver's right-hand side or residual
@@ -74,6 +75,7 @@ struct Simulator::Machinery {
       qdd.resize(system.nq());
     } else {
       stepper = makeFixedStepper(system, detail::fixedStepperSetup(options));
+      lambda_before.resize(system.nc());
       explicit_stepper = dynamic_cast<detail::ExplicitStepper*>(stepper.get());
       projection_ws.emplace(system, options.kkt);
       events_take_observed = physical.eventsTakeObserved(stepper->lambdaIsKktSolve());

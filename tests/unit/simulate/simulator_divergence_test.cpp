@@ -74,6 +74,19 @@ TEST_CASE("simulator divergence: seed 000's projection mode ends as diverged at 
   CHECK(status == RunStatus::Diverged);
   CHECK(stepped.message() == simulated.summary.message);
 
+  // A runaway rule that fires only at simulate()'s last step (checked there and at step 1 alone)
+  // fires in the Simulator at that step too: the end of 11 s is past 100 E_s.
+  SimulationOptions last_only = options;
+  last_only.steps = 2200;
+  last_only.divergence.runaway_check_every = 1000000;
+  const LastSeen ended = simulateToTheEnd(chain, start, last_only);
+  REQUIRE(ended.summary.status == RunStatus::Diverged);
+  REQUIRE(ended.summary.failed_step == 2200);
+  Simulator at_the_end(chain, start, last_only);
+  CHECK(at_the_end.advanceTo(20.0) == RunStatus::Diverged);
+  CHECK(at_the_end.message() == ended.summary.message);
+  CHECK(at_the_end.t() == ended.t);
+
   // Without the energy rule the blow-up on the manifold passes as a success: the rule stops it.
   options.divergence.energy_factor = std::numeric_limits<double>::infinity();
   options.divergence.velocity_factor = std::numeric_limits<double>::infinity();

@@ -209,7 +209,8 @@ struct SensitivityResult {
 /// sparse linear solver (it uses the dense one); events (a stop event needs jump conditions for
 /// s, which are not implemented); a controller; soft constraints or projection after steps; a
 /// model that declares φ dependent on p without overriding constraintParameterJacobian() and
-/// constraintParameterTangent(); an integrand with a missing function; invalid options. Numerical
+/// constraintParameterTangent() (forward: central differences need only withParameterValues());
+/// an integrand with a missing function; invalid options. Numerical
 /// failure during a run is a failed summary with a message (what, where, when), never a throw.
 SensitivityResult computeSensitivities(const ParametricSystem& system, const State& initial,
                                        const SimulationOptions& options, const SensitivityOptions& sensitivity);

@@ -36,8 +36,10 @@ namespace kktdae {
 /// must outlive the Simulator.
 ///
 /// The divergence rules (options.divergence, divergence.hpp) hold as in simulate(), their scales
-/// taken at every reset (a copy() at the state it is made at): fixed-step, the position rules
-/// after every step and the runaway rules every runaway_check_every steps since the reset;
+/// taken at every reset (a copy() takes them, and starts its runaway schedule, at the state it
+/// is made at): fixed-step, the position rules after every step and the runaway rules every
+/// runaway_check_every steps since the reset and at the step simulate()'s run from the reset
+/// would end on (options.steps or end_time);
 /// adaptive, every rule at the state each step() or advanceTo() reaches (simulate() tests its
 /// outputs). A rule that fires fails the Simulator as RunStatus::Diverged with simulate()'s
 /// message (which rule, the numbers, the step or call and its time), the state kept at the last
@@ -155,6 +157,7 @@ class Simulator {
   double grid_origin_ = 0.0;  // t0 of the grid t0 + k·dt
   long grid_index_ = 0;       // k of the current state on that grid (fixed-step)
   long steps_since_reset_ = 0;
+  long run_steps_ = 0;  // options.gridSteps() from the last reset: simulate()'s last step there
   long calls_since_reset_ = 0;  // step() and advanceTo() calls that moved the state (adaptive events' k)
   RunStatus status_ = RunStatus::Success;
   std::string message_;
