@@ -225,3 +225,26 @@ def test_options_a_model_and_a_result_cross_a_spawned_process(state):
     assert remote.summary.ok and remote.summary.steps == local.summary.steps == 50
     for name in ("t", "q", "v", "lam", "violation", "energy"):
         assert np.array_equal(getattr(remote.recording, name), getattr(local.recording, name)), name
+
+
+def test_a_contact_result_round_trips_every_field_bit_for_bit():
+    # The ball: impacts, persistent contact (transitions) and a detected accumulation time.
+    result = kktdae.simulate_contact(kktdae.contact_problem("ball"))
+    summary = result.summary
+    assert summary.ok and summary.impacts and summary.transitions and summary.zeno_time is not None
+    # The pickled states list every field Python reads (ok is computed).
+    assert set(summary.__getstate__()) == readable_fields(kktdae.ContactSummary) - {"ok"}
+    assert set(summary.impacts[0].__getstate__()) == readable_fields(kktdae.ImpactRecord)
+    assert set(summary.transitions[0].__getstate__()) == readable_fields(kktdae.ContactTransition)
+    assert set(result.__getstate__()) == readable_fields(kktdae.ContactRunResult)
+    for back in (pickle.loads(pickle.dumps(result)), copy.deepcopy(result), copy.copy(result)):
+        assert type(back) is kktdae.ContactRunResult
+        assert picture(back) == picture(result)
+        assert back.summary.brief_report() == summary.brief_report()
+    no_zeno = kktdae.simulate_contact(kktdae.contact_problem("ball"), kktdae.ContactRunOptions(end_time=1.0))
+    assert no_zeno.summary.zeno_time is None
+    assert pickle.loads(pickle.dumps(no_zeno)).summary.zeno_time is None
+    saved = summary.__getstate__()
+    del saved["lcp_solves"]
+    with pytest.raises(ValueError, match="ContactSummary: the pickled state has no field 'lcp_solves'"):
+        kktdae.ContactSummary.__new__(kktdae.ContactSummary).__setstate__(saved)

@@ -1184,6 +1184,7 @@ class ContactSummary:
     acceleration_solves: int
     lcp_solves: int
     root_searches: int
+    root_trials: int
     impacts: List[ImpactRecord]
     transitions: List[ContactTransition]
     zeno_time: Optional[float]

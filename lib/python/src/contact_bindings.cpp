@@ -9,6 +9,7 @@
 #include "arrays.hpp"
 #include "binding_helpers.hpp"
 #include "bindings.hpp"
+#include "field_pickle.hpp"
 #include "kktdae/contact/event_driven.hpp"
 #include "kktdae/models/contact_problems.hpp"
 
@@ -43,6 +44,15 @@ ContactRunResult runContact(const ConstrainedSystem& system, const UnilateralCon
   result.v = adopt(std::move(v), {n, system.nq()});
   result.lambda_N = adopt(std::move(lambda_N), {n, gaps.ng()});
   return result;
+}
+
+/// An array field of the result, pickled as the array itself (restored as a float64 array).
+PickledField<ContactRunResult> pickledArray(std::string name, py::array_t<double> ContactRunResult::*member) {
+  const std::string where = "ContactRunResult." + name;
+  return {std::move(name), [member](const ContactRunResult& self) { return py::object(self.*member); },
+          [member, where](ContactRunResult& self, py::handle value) {
+            self.*member = py::reinterpret_borrow<py::array_t<double>>(realArray(value, where, "value"));
+          }};
 }
 
 }  // namespace
@@ -90,8 +100,8 @@ void bindContact(py::module_& m) {
       .def("validate", &ContactRunOptions::validate, "Raises ValueError naming the bad field.");
   defRepr(run_options, {"integrator", "dt", "end_time", "time_tolerance", "zeno_horizon"});
 
-  py::class_<ImpactRecord>(m, "ImpactRecord", "One impact of one gap (speeds along its normal).")
-      .def_readonly("t", &ImpactRecord::t)
+  py::class_<ImpactRecord> impact(m, "ImpactRecord", "One impact of one gap (speeds along its normal).");
+  impact.def_readonly("t", &ImpactRecord::t)
       .def_readonly("contact", &ImpactRecord::contact, "The gap's index.")
       .def_readonly("name", &ImpactRecord::name)
       .def_readonly("v_minus", &ImpactRecord::v_minus, "Approach speed −ġ⁻.")
@@ -101,18 +111,19 @@ void bindContact(py::module_& m) {
       .def_readonly("restitution", &ImpactRecord::restitution)
       .def_readonly("effective_mass", &ImpactRecord::effective_mass)
       .def_readonly("closed_form_loss", &ImpactRecord::closed_form_loss);
-  py::class_<ContactTransition>(m, "ContactTransition", "A gap entering persistent contact or lifting off.")
-      .def_readonly("t", &ContactTransition::t)
+  py::class_<ContactTransition> transition(m, "ContactTransition", "A gap entering persistent contact or lifting off.");
+  transition.def_readonly("t", &ContactTransition::t)
       .def_readonly("contact", &ContactTransition::contact)
       .def_readonly("name", &ContactTransition::name)
       .def_readonly("kind", &ContactTransition::kind, "'persistent' or 'lift_off'.");
-  py::class_<ContactSummary>(m, "ContactSummary", "How an event-driven contact run went.")
-      .def_readonly("status", &ContactSummary::status)
+  py::class_<ContactSummary> summary(m, "ContactSummary", "How an event-driven contact run went.");
+  summary.def_readonly("status", &ContactSummary::status)
       .def_readonly("message", &ContactSummary::message)
       .def_readonly("steps", &ContactSummary::steps)
       .def_readonly("acceleration_solves", &ContactSummary::acceleration_solves)
       .def_readonly("lcp_solves", &ContactSummary::lcp_solves)
       .def_readonly("root_searches", &ContactSummary::root_searches)
+      .def_readonly("root_trials", &ContactSummary::root_trials, "Trial steps of the root searches.")
       .def_readonly("impacts", &ContactSummary::impacts)
       .def_readonly("transitions", &ContactSummary::transitions)
       .def_readonly("zeno_time", &ContactSummary::zeno_time, "The extrapolated accumulation time [s], or None.")
@@ -124,12 +135,46 @@ void bindContact(py::module_& m) {
       .def_property_readonly("ok", &ContactSummary::ok, "status == RunStatus.SUCCESS")
       .def("brief_report", &ContactSummary::briefReport)
       .def("__repr__", [](const ContactSummary& s) { return "<ContactSummary " + s.briefReport() + ">"; });
-  py::class_<ContactRunResult>(m, "ContactRunResult", "The summary and the observed states (two rows at an impact).")
-      .def_readonly("summary", &ContactRunResult::summary)
+  py::class_<ContactRunResult> result(m, "ContactRunResult", "The summary and the observed states (two rows at an impact).");
+  result.def_readonly("summary", &ContactRunResult::summary)
       .def_readonly("t", &ContactRunResult::t, "shape (n,)")
       .def_readonly("q", &ContactRunResult::q, "shape (n, nq)")
       .def_readonly("v", &ContactRunResult::v, "shape (n, nq)")
       .def_readonly("lambda_N", &ContactRunResult::lambda_N, "contact forces, shape (n, ng)");
+  // pickle, copy and deepcopy of what a contact run returns (multiprocessing sends results back
+  // so): every field.
+  defFieldTablePickle(impact, {pickledField("t", &ImpactRecord::t), pickledField("contact", &ImpactRecord::contact),
+                               pickledField("name", &ImpactRecord::name),
+                               pickledField("v_minus", &ImpactRecord::v_minus),
+                               pickledField("v_plus", &ImpactRecord::v_plus),
+                               pickledField("impulse", &ImpactRecord::impulse),
+                               pickledField("kinetic_energy_loss", &ImpactRecord::kinetic_energy_loss),
+                               pickledField("restitution", &ImpactRecord::restitution),
+                               pickledField("effective_mass", &ImpactRecord::effective_mass),
+                               pickledField("closed_form_loss", &ImpactRecord::closed_form_loss)});
+  defFieldTablePickle(transition, {pickledField("t", &ContactTransition::t),
+                                   pickledField("contact", &ContactTransition::contact),
+                                   pickledField("name", &ContactTransition::name),
+                                   pickledField("kind", &ContactTransition::kind)});
+  defFieldTablePickle(
+      summary, {pickledField("status", &ContactSummary::status), pickledField("message", &ContactSummary::message),
+                pickledField("steps", &ContactSummary::steps),
+                pickledField("acceleration_solves", &ContactSummary::acceleration_solves),
+                pickledField("lcp_solves", &ContactSummary::lcp_solves),
+                pickledField("root_searches", &ContactSummary::root_searches),
+                pickledField("root_trials", &ContactSummary::root_trials),
+                pickledField("impacts", &ContactSummary::impacts),
+                pickledField("transitions", &ContactSummary::transitions),
+                pickledField("zeno_time", &ContactSummary::zeno_time),
+                pickledField("zeno_contact", &ContactSummary::zeno_contact),
+                pickledField("max_complementarity_residual", &ContactSummary::max_complementarity_residual),
+                pickledField("max_phi_inf", &ContactSummary::max_phi_inf),
+                pickledField("t_final", &ContactSummary::t_final),
+                pickledField("wall_seconds", &ContactSummary::wall_seconds)});
+  defFieldTablePickle(result, {pickledField("summary", &ContactRunResult::summary),
+                               pickledArray("t", &ContactRunResult::t), pickledArray("q", &ContactRunResult::q),
+                               pickledArray("v", &ContactRunResult::v),
+                               pickledArray("lambda_N", &ContactRunResult::lambda_N)});
 
   // The shipped problems own their model: Python sees the problem, its gaps and its start.
   py::class_<ContactProblem>(m, "ContactProblem", "A shipped model with gaps and its start (docs/contact.md).")
