@@ -163,6 +163,61 @@ bool consistentStart(const ParametricSystem& system, const SimulationOptions& op
   return true;
 }
 
+/// The first-order projection of a start direction onto the manifolds at the consistent `start`,
+/// in the mass metric as projectToManifold() projects: a direction (d_q, d_v) whose own model
+/// may shift φ by `phi_shift` and J q̇ + ∂φ/∂t by `rate_shift` (a parameter's ∂φ/∂pᵢ and
+/// ∂J/∂pᵢ q̇ + ∂(∂φ/∂t)/∂pᵢ; zero for a direction of the state alone) becomes
+///     s_q = d_q − M⁻¹Jᵀ(J M⁻¹Jᵀ)⁻¹ (J d_q + phi_shift),
+///     s_v = d_v − M⁻¹Jᵀ(J M⁻¹Jᵀ)⁻¹ (J d_v + δJ q̇ + δ(∂φ/∂t) + rate_shift),
+/// the tangent δ· along (s_q, 0): the perturbed start stays consistent to first order. M,
+/// M⁻¹Jᵀ and the factorization of J M⁻¹ Jᵀ are made once for every direction.
+class StartProjection {
+ public:
+  /// Throws std::invalid_argument (saying `what` cannot be computed) for non-finite terms or a
+  /// singular M or J M⁻¹ Jᵀ at the start.
+  StartProjection(const ParametricSystem& system, const State& start, const std::string& what)
+      : system_(system), start_(start), nq_(system.nq()), J_(system.nc(), nq_), dM_(nq_, nq_),
+        dJ_(system.nc(), nq_), dh_(nq_), dgamma_(system.nc()), dphi_t_(system.nc()) {
+    if (system.nc() == 0) return;  // no manifold: project() returns the direction itself
+    Matrix M(nq_, nq_);
+    system.massMatrix(start.q, M);
+    system.constraintJacobian(start.q, start.t, J_);
+    if (!(M.allFinite() && J_.allFinite())) {
+      throw std::invalid_argument(what + " cannot be computed: " + system.name() +
+                                  "'s M or J is not finite at the start, t = " + formatDouble(start.t) + " s");
+    }
+    const Eigen::FullPivLU<Matrix> mass(M);
+    M_inverse_Jt_ = mass.solve(J_.transpose());
+    schur_.compute(J_ * M_inverse_Jt_);
+    if (!mass.isInvertible() || !schur_.isInvertible()) {
+      throw std::invalid_argument(what + " cannot be computed: " +
+                                  std::string(mass.isInvertible() ? "J M^-1 J^T" : "M") + " is singular at the start");
+    }
+  }
+
+  /// (s_q; s_v) of the class comment. Sizes: d_q, d_v nq; phi_shift, rate_shift nc.
+  Vector project(const Vector& d_q, const Vector& d_v, const Vector& phi_shift, const Vector& rate_shift) {
+    Vector s(2 * nq_);
+    if (J_.rows() == 0) {
+      s << d_q, d_v;
+      return s;
+    }
+    s.head(nq_) = d_q - M_inverse_Jt_ * schur_.solve(J_ * d_q + phi_shift);
+    ModelTermsTangent tangent{dM_, dh_, dJ_, dgamma_, dphi_t_};
+    system_.termsTangent(start_.q, start_.v, start_.t, s.head(nq_), Vector::Zero(nq_), tangent);
+    s.tail(nq_) = d_v - M_inverse_Jt_ * schur_.solve(J_ * d_v + dJ_ * start_.v + dphi_t_ + rate_shift);
+    return s;
+  }
+
+ private:
+  const ParametricSystem& system_;
+  const State& start_;
+  int nq_;
+  Matrix J_, M_inverse_Jt_, dM_, dJ_;
+  Vector dh_, dgamma_, dphi_t_;
+  Eigen::FullPivLU<Matrix> schur_;
+};
+
 /// The initial-state directions checked and projected onto the tangent spaces at the
 /// consistent `start` (InitialStateDirection says how): (δq₀; δq̇₀) per column.
 Matrix projectInitialDirections(const ParametricSystem& system, const State& start,
@@ -171,17 +226,8 @@ Matrix projectInitialDirections(const ParametricSystem& system, const State& sta
   const int nq = system.nq(), nc = system.nc();
   Matrix projected(2 * nq, static_cast<Eigen::Index>(directions.size()));
   if (directions.empty()) return projected;
-  Matrix M(nq, nq), J(nc, nq), dM(nq, nq), dJ(nc, nq);
-  Vector h(nq), phi(nc), gamma(nc), phi_t(nc), no_values, dh(nq), dgamma(nc), dphi_t(nc);
-  ModelTermsOutput terms{h, phi, J, no_values, gamma, phi_t};
-  system.evaluateTerms(start.q, start.v, start.t, terms);
-  system.massMatrix(start.q, M);
-  if (!(M.allFinite() && J.allFinite() && phi_t.allFinite())) {
-    throw std::invalid_argument(system.name() + "'s terms are not finite at the start, t = " + formatDouble(start.t) +
-                                " s");
-  }
-  const Matrix M_inverse_Jt = M.inverse() * J.transpose();
-  const Eigen::FullPivLU<Matrix> schur(J * M_inverse_Jt);
+  StartProjection projection(system, start, "the initial-state directions' projection");
+  const Vector no_shift = Vector::Zero(nc);
   std::vector<std::string> names = parameter_names;
   for (std::size_t k = 0; k < directions.size(); ++k) {
     const InitialStateDirection& d = directions[k];
@@ -194,61 +240,42 @@ Matrix projectInitialDirections(const ParametricSystem& system, const State& sta
     requireSize((field + ".dq").c_str(), d.dq.size(), nq);
     requireSize((field + ".dv").c_str(), d.dv.size(), nq);
     if (!d.dq.allFinite() || !d.dv.allFinite()) throw std::invalid_argument(field + " ('" + d.name + "') is not finite");
-    const Vector dq = d.dq - M_inverse_Jt * schur.solve(J * d.dq);
-    ModelTermsTangent tangent{dM, dh, dJ, dgamma, dphi_t};
-    system.termsTangent(start.q, start.v, start.t, dq, Vector::Zero(nq), tangent);
-    const Vector dv = d.dv - M_inverse_Jt * schur.solve(J * d.dv + dJ * start.v + dphi_t);
-    projected.col(static_cast<Eigen::Index>(k)) << dq, dv;
+    projected.col(static_cast<Eigen::Index>(k)) = projection.project(d.dq, d.dv, no_shift, no_shift);
   }
-  if (nc > 0 && !projected.allFinite()) {
-    throw std::invalid_argument("the initial-state directions cannot be projected: J M^-1 J^T is singular at the start");
+  if (!projected.allFinite()) {
+    throw std::invalid_argument(system.name() + "'s terms' tangent is not finite at the start, t = " +
+                                formatDouble(start.t) + " s");
   }
   return projected;
 }
 
 /// (s_q; s_v) at the consistent `start` for each parameter, 2nq × np: the given dependence
-/// `dependence` = ∂(q₀; q̇₀)/∂p (empty: none) made consistent to first order with the manifolds
-/// of the model at p + δ eᵢ, in the mass metric as projectToManifold() projects:
-///     s_q = d_q − M⁻¹Jᵀ(J M⁻¹Jᵀ)⁻¹ (J d_q + ∂φ/∂pᵢ),
-///     s_v = d_v − M⁻¹Jᵀ(J M⁻¹Jᵀ)⁻¹ (J d_v + δJ q̇ + δ(∂φ/∂t) + ∂J/∂pᵢ q̇ + ∂(∂φ/∂t)/∂pᵢ),
-/// the tangent δ· along (s_q, 0). That is the derivative of the start central differences use:
-/// start + δ d projected onto the shifted model's manifolds (the projection of a point O(δ) off
-/// them moves it by the M-orthogonal correction above, to O(δ²)). Zero without φ(p) and without
-/// a dependence. Also checks, before any run, that a model with φ(p) offers its derivatives (the
-/// defaults throw).
+/// `dependence` = ∂(q₀; q̇₀)/∂p (empty: none) projected as StartProjection says onto the
+/// manifolds of the model at p + δ eᵢ (phi_shift ∂φ/∂pᵢ, rate_shift ∂J/∂pᵢ q̇ + ∂(∂φ/∂t)/∂pᵢ).
+/// That is the derivative of the start central differences use: start + δ d projected onto the
+/// shifted model's manifolds (the projection of a point O(δ) off them moves it by that
+/// M-orthogonal correction, to O(δ²)). Zero without φ(p) and without a dependence. Also checks,
+/// before any run, that a model with φ(p) offers its derivatives (the defaults throw).
 Matrix parameterStartSensitivities(const ParametricSystem& system, const State& start, const Matrix& dependence) {
   const int nq = system.nq(), nc = system.nc(), np = system.np();
   Matrix columns = dependence.size() == 0 ? Matrix::Zero(2 * nq, np) : dependence;
   const bool constraint_parameters = system.constraintsDependOnParameters();
   if (nc == 0 || (!constraint_parameters && dependence.size() == 0)) return columns;
-  Matrix M(nq, nq), J(nc, nq), dM(nq, nq), dJ(nc, nq), P = Matrix::Zero(nc, np), dJ_dp = Matrix::Zero(nc, nq);
-  Vector dh(nq), dgamma(nc), dphi_t(nc), dgamma_dp = Vector::Zero(nc), dphi_t_dp = Vector::Zero(nc);
-  system.massMatrix(start.q, M);
-  system.constraintJacobian(start.q, start.t, J);
+  StartProjection projection(system, start, "the start's parameter sensitivities");
+  Matrix P = Matrix::Zero(nc, np), dJ_dp = Matrix::Zero(nc, nq);
+  Vector dgamma_dp = Vector::Zero(nc), dphi_t_dp = Vector::Zero(nc);
   if (constraint_parameters) system.constraintParameterJacobian(start.q, start.t, P);
-  if (!(M.allFinite() && J.allFinite() && P.allFinite())) {
-    throw std::invalid_argument(system.name() + "'s M, J or dphi/dp is not finite at the start, t = " +
-                                formatDouble(start.t) + " s");
-  }
-  const Eigen::FullPivLU<Matrix> mass(M);
-  const Matrix M_inverse_Jt = mass.solve(J.transpose());
-  const Eigen::FullPivLU<Matrix> schur(J * M_inverse_Jt);
-  if (!mass.isInvertible() || !schur.isInvertible()) {
-    throw std::invalid_argument("the start's parameter sensitivities cannot be computed: " +
-                                std::string(mass.isInvertible() ? "J M^-1 J^T" : "M") + " is singular at the start");
+  if (!P.allFinite()) {
+    throw std::invalid_argument(system.name() + "'s dphi/dp is not finite at the start, t = " + formatDouble(start.t) +
+                                " s");
   }
   for (int i = 0; i < np; ++i) {
-    const Vector d_q = columns.col(i).head(nq), d_v = columns.col(i).tail(nq);
-    const Vector s_q = d_q - M_inverse_Jt * schur.solve(J * d_q + P.col(i));
-    ModelTermsTangent tangent{dM, dh, dJ, dgamma, dphi_t};
-    system.termsTangent(start.q, start.v, start.t, s_q, Vector::Zero(nq), tangent);
     if (constraint_parameters) {
       ConstraintParameterTangent parameter{dJ_dp, dgamma_dp, dphi_t_dp};
       system.constraintParameterTangent(start.q, start.v, start.t, i, parameter);
     }
-    const Vector s_v =
-        d_v - M_inverse_Jt * schur.solve(J * d_v + dJ * start.v + dphi_t + dJ_dp * start.v + dphi_t_dp);
-    columns.col(i) << s_q, s_v;
+    columns.col(i) = projection.project(columns.col(i).head(nq), columns.col(i).tail(nq), P.col(i),
+                                        dJ_dp * start.v + dphi_t_dp);
   }
   if (!columns.allFinite()) {
     throw std::invalid_argument(system.name() + "'s terms' tangent is not finite at the start, t = " +

@@ -180,7 +180,9 @@ RunStatus Simulator::stepBy(double h, double t_after) {
   before_step_.q = state_.q;  // sizes fixed since the reset: no allocation
   before_step_.v = state_.v;
   before_step_.t = t_before;
-  m.lambda_before = m.stepper->lambda();  // the method's λ there, should a divergence rule reject the step
+  // The method's own λ there, should a divergence rule reject the step (a physical λ is solved
+  // again at the kept state instead: no copy per step for the default).
+  if (!m.physical.solves()) m.lambda_before = m.stepper->lambda();
   const auto restore = [&] {
     state_.q = before_step_.q;
     state_.v = before_step_.v;
